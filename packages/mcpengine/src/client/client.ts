@@ -1,0 +1,736 @@
+/**
+ * `Client`: talks to one MCP server over any message transport, in whichever era the server speaks.
+ *
+ * `connect()` probes with `server/discover` (modern) and falls back to `initialize` (legacy), or pins a
+ * revision. Afterwards every method works in both eras: in the modern era requests carry their `_meta`, and
+ * `input_required` results are answered with the same sampling/elicitation/roots handlers that serve legacy
+ * server→client requests.
+ */
+import { ErrorCode, ProtocolError, RemoteError, RequestAbortedError } from '../protocol/errors.js';
+import {
+  parseInbound,
+  serializeError,
+  serializeNotification,
+  serializeResult,
+  type InboundMessage,
+  type JsonRpcRequest,
+} from '../protocol/jsonrpc.js';
+import { MetaKey } from '../protocol/meta.js';
+import {
+  isRevision,
+  LATEST_LEGACY_REVISION,
+  LATEST_REVISION,
+  newestFirst,
+  REVISION_SPECS,
+  REVISIONS,
+  type Era,
+  type Revision,
+  type RevisionSpec,
+} from '../protocol/revisions.js';
+import type {
+  CallToolResult,
+  ClientCapabilities,
+  CompleteResult,
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitParams,
+  ElicitResult,
+  GetPromptResult,
+  Implementation,
+  InputRequest,
+  JsonObject,
+  LoggingLevel,
+  Prompt,
+  PromptReference,
+  ReadResourceResult,
+  RequestId,
+  Resource,
+  ResourceTemplate,
+  ResourceTemplateReference,
+  Root,
+  ServerCapabilities,
+  SubscriptionFilter,
+  Tool,
+} from '../protocol/types.js';
+import { OutgoingRequests, type RequestOptions } from '../rpc/outgoing.js';
+import type { Outbox } from '../rpc/outbox.js';
+import type { Transport } from '../transports/transport.js';
+import { ResultCache } from './cache.js';
+
+/** Context handed to client-side handlers (sampling, elicitation, roots). */
+export interface ClientHandlerContext {
+  /** Aborted if the server cancels its request (legacy) or the client is closed. */
+  signal: AbortSignal;
+  /** Which era asked: a legacy server→client request or a modern input request. */
+  era: Era;
+}
+
+export interface ClientHandlers {
+  sampling?: (
+    params: CreateMessageParams,
+    ctx: ClientHandlerContext,
+  ) => Promise<CreateMessageResult> | CreateMessageResult;
+  elicitation?: (params: ElicitParams, ctx: ClientHandlerContext) => Promise<ElicitResult> | ElicitResult;
+  roots?: (ctx: ClientHandlerContext) => Promise<Root[]> | Root[];
+}
+
+export interface ClientOptions {
+  name: string;
+  version: string;
+  title?: string;
+  /** Explicit capabilities; by default they follow the handlers given. */
+  capabilities?: ClientCapabilities;
+  handlers?: ClientHandlers;
+  /** Default per-request timeout. Default 60 s. */
+  requestTimeoutMs?: number;
+  /** Restart the timeout when progress arrives. Default true. */
+  resetTimeoutOnProgress?: boolean;
+  /** Cap on a request's total time regardless of progress. Default 10 minutes. */
+  maxTotalTimeoutMs?: number;
+  /** Modern era: rounds of `input_required` answered before giving up. Default 10. */
+  maxInputRounds?: number;
+  /** Modern era: ask the server for log messages at this level on every request. */
+  logLevel?: LoggingLevel;
+}
+
+export interface ConnectOptions {
+  /** `'auto'` (default): probe modern, fall back to legacy. Or a specific revision to speak. */
+  revision?: Revision | 'auto';
+  /** How long to wait for the `server/discover` probe before assuming a legacy server. Default 5 s. */
+  probeTimeoutMs?: number;
+  /** Revisions this client is willing to speak. Default: all. */
+  revisions?: readonly Revision[];
+}
+
+export interface CallOptions extends RequestOptions {
+  /** Use and fill the result cache (cacheable modern results). Default true. */
+  cache?: boolean;
+  /** Extra `_meta` for the request. */
+  meta?: JsonObject;
+}
+
+export type NotificationHandler = (params: JsonObject) => void;
+
+export interface Subscription {
+  /** The subscription id: the id of its `subscriptions/listen` request. */
+  readonly id: RequestId;
+  /** Resolves with the notification types the server agreed to deliver. */
+  readonly acknowledged: Promise<SubscriptionFilter>;
+  /** Resolves when the subscription ends (server closed it gracefully, or `close()`). */
+  readonly ended: Promise<void>;
+  close(): void;
+}
+
+interface OpenSubscription {
+  onNotification: (method: string, params: JsonObject) => void;
+  acknowledge: (filter: SubscriptionFilter) => void;
+}
+
+const LIST_METHOD_FOR: Record<string, string[]> = {
+  'notifications/tools/list_changed': ['tools/list'],
+  'notifications/prompts/list_changed': ['prompts/list'],
+  'notifications/resources/list_changed': ['resources/list', 'resources/templates/list'],
+};
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export class Client {
+  private readonly options: ClientOptions;
+  private transport: Transport | undefined;
+  private readonly outgoing: OutgoingRequests;
+  private readonly outbox: Outbox;
+  private readonly cache = new ResultCache();
+  private readonly notificationHandlers = new Map<string, Set<NotificationHandler>>();
+  private readonly subscriptions = new Map<RequestId, OpenSubscription>();
+  private readonly serverRequests = new Map<RequestId, AbortController>();
+  private spec: RevisionSpec | undefined;
+  private closed = false;
+  private closeError: Error | undefined;
+
+  /** Filled in by `connect()`. */
+  serverInfo: Implementation | undefined;
+  serverCapabilities: ServerCapabilities = {};
+  instructions: string | undefined;
+  /** Modern era: what `server/discover` listed. */
+  supportedVersions: string[] = [];
+
+  constructor(options: ClientOptions) {
+    if (!options?.name || !options.version) throw new TypeError('Client needs a name and a version');
+    this.options = options;
+    this.outgoing = new OutgoingRequests();
+    this.outbox = {
+      send: (message) => {
+        if (!this.transport || this.closed) return false;
+        try {
+          this.transport.send(message);
+          return true;
+        } catch {
+          return false;
+        }
+      },
+    };
+  }
+
+  get revision(): Revision {
+    if (!this.spec) throw new Error('Client is not connected');
+    return this.spec.id;
+  }
+
+  get era(): Era {
+    if (!this.spec) throw new Error('Client is not connected');
+    return this.spec.era;
+  }
+
+  get info(): Implementation {
+    const info: Implementation = { name: this.options.name, version: this.options.version };
+    if (this.options.title !== undefined) info.title = this.options.title;
+    return info;
+  }
+
+  /** The capabilities this client declares. */
+  get capabilities(): ClientCapabilities {
+    if (this.options.capabilities) return this.options.capabilities;
+    const caps: ClientCapabilities = {};
+    const handlers = this.options.handlers ?? {};
+    if (handlers.sampling) caps.sampling = {};
+    if (handlers.elicitation) caps.elicitation = { form: {} };
+    if (handlers.roots) caps.roots = { listChanged: true };
+    return caps;
+  }
+
+  // ── connection ──────────────────────────────────────────────────────────────────────────────────────
+
+  async connect(transport: Transport, options: ConnectOptions = {}): Promise<void> {
+    if (this.transport) throw new Error('Client is already connected');
+    this.transport = transport;
+    await transport.start({
+      message: (text) => this.receive(text),
+      invalid: () => {
+        // A server that sends garbage: nothing to answer (we never answer the server's responses).
+      },
+      close: (error) => this.onTransportClosed(error),
+    });
+    const allowed = options.revisions ?? REVISIONS;
+    const pinned = options.revision ?? 'auto';
+    if (pinned !== 'auto') {
+      if (!isRevision(pinned)) throw new TypeError(`Unknown protocol revision: ${String(pinned)}`);
+      if (REVISION_SPECS[pinned].era === 'modern') await this.discover(pinned);
+      else await this.initialize(pinned, allowed);
+      return;
+    }
+    const modern = newestFirst(allowed.filter((r) => REVISION_SPECS[r].era === 'modern'));
+    const legacy = newestFirst(allowed.filter((r) => REVISION_SPECS[r].era === 'legacy'));
+    if (modern.length > 0) {
+      const outcome = await this.probe(modern[0]!, modern, legacy, options.probeTimeoutMs ?? 5_000);
+      if (outcome === 'modern') return;
+      if (outcome !== 'legacy') {
+        await this.initialize(outcome, allowed);
+        return;
+      }
+    }
+    if (legacy.length === 0)
+      throw new Error('The server does not speak a modern revision and no legacy revision is allowed');
+    await this.initialize(legacy[0]!, allowed);
+  }
+
+  /**
+   * The stdio backward-compatibility probe: a DiscoverResult or a recognized modern error means a modern server;
+   * anything else (another error, or silence) means legacy. Returns a legacy revision to initialize with when
+   * a modern server lists only legacy revisions we share.
+   */
+  private async probe(
+    preferred: Revision,
+    modern: readonly Revision[],
+    legacy: readonly Revision[],
+    timeoutMs: number,
+  ): Promise<'modern' | 'legacy' | Revision> {
+    try {
+      await this.discover(preferred, timeoutMs);
+      return 'modern';
+    } catch (error) {
+      if (!(error instanceof RemoteError) || error.code !== ErrorCode.UnsupportedProtocolVersion)
+        return 'legacy';
+      const supported = Array.isArray((error.data as JsonObject)?.supported)
+        ? ((error.data as JsonObject).supported as unknown[])
+        : [];
+      const sharedModern = modern.find((r) => supported.includes(r));
+      if (sharedModern) {
+        await this.discover(sharedModern, timeoutMs);
+        return 'modern';
+      }
+      const sharedLegacy = legacy.find((r) => supported.includes(r));
+      if (sharedLegacy) return sharedLegacy;
+      throw new Error(
+        `No protocol version in common with the server (it supports: ${supported.join(', ')})`,
+        {
+          cause: error,
+        },
+      );
+    }
+  }
+
+  private async discover(revision: Revision, timeoutMs?: number): Promise<void> {
+    const spec = REVISION_SPECS[revision];
+    const result = await this.outgoing.request(
+      'server/discover',
+      { _meta: this.modernMeta(spec) },
+      this.outbox,
+      {
+        timeoutMs: timeoutMs ?? this.options.requestTimeoutMs ?? 60_000,
+      },
+    );
+    const versions = Array.isArray(result.supportedVersions)
+      ? result.supportedVersions.filter((v): v is string => typeof v === 'string')
+      : [];
+    if (!versions.includes(revision)) {
+      throw new Error(`server/discover does not list ${revision} (it lists ${versions.join(', ')})`);
+    }
+    this.spec = spec;
+    this.supportedVersions = versions;
+    this.serverCapabilities = isObject(result.capabilities)
+      ? (result.capabilities as ServerCapabilities)
+      : {};
+    this.instructions = typeof result.instructions === 'string' ? result.instructions : undefined;
+    const meta = isObject(result._meta) ? result._meta : {};
+    const info = meta[MetaKey.serverInfo];
+    this.serverInfo = isObject(info) ? (info as unknown as Implementation) : undefined;
+  }
+
+  private async initialize(revision: Revision, allowed: readonly Revision[]): Promise<void> {
+    const result = await this.outgoing.request(
+      'initialize',
+      { protocolVersion: revision, capabilities: this.capabilities, clientInfo: this.info },
+      this.outbox,
+      { timeoutMs: this.options.requestTimeoutMs ?? 60_000 },
+    );
+    const version = result.protocolVersion;
+    if (!isRevision(version) || REVISION_SPECS[version].era !== 'legacy' || !allowed.includes(version)) {
+      await this.close();
+      throw new Error(
+        `The server answered initialize with unsupported protocol version ${JSON.stringify(version)}`,
+      );
+    }
+    this.spec = REVISION_SPECS[version];
+    this.serverCapabilities = isObject(result.capabilities)
+      ? (result.capabilities as ServerCapabilities)
+      : {};
+    this.serverInfo = isObject(result.serverInfo)
+      ? (result.serverInfo as unknown as Implementation)
+      : undefined;
+    this.instructions = typeof result.instructions === 'string' ? result.instructions : undefined;
+    this.outbox.send(serializeNotification('notifications/initialized'));
+  }
+
+  private modernMeta(spec: RevisionSpec, extra?: JsonObject): JsonObject {
+    const meta: JsonObject = {
+      ...extra,
+      [MetaKey.protocolVersion]: spec.id,
+      [MetaKey.clientInfo]: this.info,
+      [MetaKey.clientCapabilities]: this.modernCapabilities(),
+    };
+    if (this.options.logLevel !== undefined) meta[MetaKey.logLevel] = this.options.logLevel;
+    return meta;
+  }
+
+  /** Modern capabilities: `roots` has no `listChanged` (there is no roots notification any more). */
+  private modernCapabilities(): ClientCapabilities {
+    const caps = { ...this.capabilities };
+    if (caps.roots) caps.roots = {};
+    return caps;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    for (const id of [...this.subscriptions.keys()]) this.subscriptions.delete(id);
+    this.onTransportClosed(new Error('client closed'));
+    await this.transport?.close();
+  }
+
+  private onTransportClosed(error?: Error): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.closeError = error;
+    this.outgoing.closeAll(error?.message ?? 'connection closed');
+    for (const controller of this.serverRequests.values()) controller.abort(error);
+    this.serverRequests.clear();
+  }
+
+  // ── inbound ─────────────────────────────────────────────────────────────────────────────────────────
+
+  private receive(text: string): void {
+    const parsed = parseInbound(text);
+    if (parsed.kind === 'unparseable') return;
+    const items = parsed.kind === 'single' ? [parsed.item] : parsed.items;
+    for (const item of items) this.dispatch(item);
+  }
+
+  private dispatch(item: InboundMessage): void {
+    switch (item.kind) {
+      case 'response':
+        this.outgoing.settle(item.message);
+        return;
+      case 'notification':
+        this.handleNotification(item.message.method, item.message.params ?? {});
+        return;
+      case 'request':
+        void this.onServerRequest(item.message);
+        return;
+      case 'invalid':
+        if (item.answerable && item.id !== null) this.outbox.send(serializeError(item.id, item.error));
+        return;
+    }
+  }
+
+  private handleNotification(method: string, params: JsonObject): void {
+    const meta = isObject(params._meta) ? params._meta : undefined;
+    const subscriptionId = meta?.[MetaKey.subscriptionId];
+    if (subscriptionId !== undefined) {
+      const subscription = this.subscriptions.get(subscriptionId as RequestId);
+      if (method === 'notifications/subscriptions/acknowledged') {
+        subscription?.acknowledge(
+          isObject(params.notifications) ? (params.notifications as SubscriptionFilter) : {},
+        );
+        return;
+      }
+      subscription?.onNotification(method, params);
+    }
+    if (method === 'notifications/progress') {
+      if (typeof params.progress === 'number') this.outgoing.progress(params as never, this.outbox);
+    } else if (method === 'notifications/cancelled') {
+      this.serverRequests
+        .get(params.requestId as RequestId)
+        ?.abort(new Error(String(params.reason ?? 'cancelled')));
+    }
+    for (const listMethod of LIST_METHOD_FOR[method] ?? []) this.cache.invalidate(listMethod);
+    for (const handler of this.notificationHandlers.get(method) ?? []) {
+      try {
+        handler(params);
+      } catch {
+        // A throwing listener must not break message processing.
+      }
+    }
+  }
+
+  /** Legacy era: the server asks the client something. */
+  private async onServerRequest(request: JsonRpcRequest): Promise<void> {
+    const controller = new AbortController();
+    this.serverRequests.set(request.id, controller);
+    try {
+      const spec = this.spec;
+      if (
+        !spec ||
+        spec.era !== 'legacy' ||
+        (!spec.serverRequests[request.method] && request.method !== 'ping')
+      ) {
+        throw ProtocolError.methodNotFound(request.method);
+      }
+      const result =
+        request.method === 'ping'
+          ? {}
+          : await this.fulfil(request as unknown as InputRequest, 'legacy', controller.signal);
+      if (!controller.signal.aborted) this.outbox.send(serializeResult(request.id, JSON.stringify(result)));
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      const object =
+        error instanceof ProtocolError
+          ? error.toErrorObject()
+          : {
+              code: ErrorCode.InternalError,
+              message: error instanceof Error ? error.message : String(error),
+            };
+      this.outbox.send(serializeError(request.id, object));
+    } finally {
+      this.serverRequests.delete(request.id);
+    }
+  }
+
+  /** Runs the handler for one input request (a legacy server→client request or a modern input request). */
+  private async fulfil(request: InputRequest, era: Era, signal: AbortSignal): Promise<JsonObject> {
+    const handlers = this.options.handlers ?? {};
+    const ctx: ClientHandlerContext = { signal, era };
+    switch (request.method) {
+      case 'sampling/createMessage':
+        if (!handlers.sampling) throw ProtocolError.methodNotFound(request.method);
+        return (await handlers.sampling(request.params, ctx)) as unknown as JsonObject;
+      case 'elicitation/create':
+        if (!handlers.elicitation) throw ProtocolError.methodNotFound(request.method);
+        return (await handlers.elicitation(request.params, ctx)) as unknown as JsonObject;
+      case 'roots/list':
+        if (!handlers.roots) throw ProtocolError.methodNotFound(request.method);
+        return { roots: await handlers.roots(ctx) };
+      default:
+        throw ProtocolError.methodNotFound((request as { method: string }).method);
+    }
+  }
+
+  // ── requests ────────────────────────────────────────────────────────────────────────────────────────
+
+  private requestOptions(options: CallOptions): RequestOptions {
+    const merged: RequestOptions = {
+      timeoutMs: options.timeoutMs ?? this.options.requestTimeoutMs ?? 60_000,
+      resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? this.options.resetTimeoutOnProgress ?? true,
+      maxTotalTimeoutMs: options.maxTotalTimeoutMs ?? this.options.maxTotalTimeoutMs ?? 600_000,
+    };
+    if (options.signal) merged.signal = options.signal;
+    if (options.onProgress) merged.onProgress = options.onProgress;
+    return merged;
+  }
+
+  /**
+   * Sends any request and returns its result. In the modern era it adds the per-request `_meta`, serves
+   * `input_required` results with the client's handlers, and treats unknown result types as invalid.
+   */
+  async request(method: string, params: JsonObject = {}, options: CallOptions = {}): Promise<JsonObject> {
+    if (this.closed)
+      throw new RequestAbortedError(
+        'closed',
+        `Cannot send ${method}: ${this.closeError?.message ?? 'closed'}`,
+      );
+    const spec = this.spec;
+    if (!spec) throw new Error('Client is not connected');
+    if (spec.era === 'legacy') {
+      const wire = options.meta
+        ? { ...params, _meta: { ...(params._meta as JsonObject), ...options.meta } }
+        : params;
+      return this.outgoing.request(method, wire, this.outbox, this.requestOptions(options));
+    }
+    const rule = spec.clientRequests[method];
+    const useCache = options.cache !== false && rule?.cacheable === true;
+    const cacheKey = useCache ? ResultCache.key(method, params) : '';
+    if (useCache) {
+      const hit = this.cache.get(cacheKey);
+      if (hit) return hit;
+    }
+    const maxRounds = this.options.maxInputRounds ?? 10;
+    let current: JsonObject = params;
+    for (let round = 0; ; round++) {
+      const wire = {
+        ...current,
+        _meta: this.modernMeta(spec, { ...(params._meta as JsonObject), ...options.meta }),
+      };
+      const result = await this.outgoing.request(method, wire, this.outbox, this.requestOptions(options));
+      const resultType = result.resultType ?? 'complete';
+      if (resultType === 'complete') {
+        if (useCache && round === 0) this.cache.put(cacheKey, result);
+        return result;
+      }
+      if (resultType !== 'input_required' || rule?.inputRequired !== true) {
+        throw new Error(
+          `The server answered ${method} with an unrecognized resultType ${JSON.stringify(resultType)}`,
+        );
+      }
+      if (round + 1 >= maxRounds) throw new Error(`${method} still required input after ${maxRounds} rounds`);
+      const inputRequests = isObject(result.inputRequests) ? result.inputRequests : {};
+      const responses: JsonObject = {};
+      const signal = options.signal ?? new AbortController().signal;
+      await Promise.all(
+        Object.entries(inputRequests).map(async ([key, request]) => {
+          responses[key] = await this.fulfil(request as InputRequest, 'modern', signal);
+        }),
+      );
+      current = { ...params };
+      if (Object.keys(inputRequests).length > 0) current.inputResponses = responses;
+      if (typeof result.requestState === 'string') current.requestState = result.requestState;
+    }
+  }
+
+  /** Sends a notification to the server. */
+  notify(method: string, params?: JsonObject): void {
+    this.outbox.send(serializeNotification(method, params));
+  }
+
+  /** Subscribes to a notification method (e.g. `notifications/message`). Returns an unsubscribe function. */
+  onNotification(method: string, handler: NotificationHandler): () => void {
+    let set = this.notificationHandlers.get(method);
+    if (!set) this.notificationHandlers.set(method, (set = new Set()));
+    set.add(handler);
+    return () => set.delete(handler);
+  }
+
+  // ── typed methods ───────────────────────────────────────────────────────────────────────────────────
+
+  /** Legacy era only (the modern era has no ping). */
+  async ping(options: CallOptions = {}): Promise<void> {
+    await this.request('ping', {}, options);
+  }
+
+  listTools(
+    params: { cursor?: string } = {},
+    options?: CallOptions,
+  ): Promise<{ tools: Tool[]; nextCursor?: string } & JsonObject> {
+    return this.request('tools/list', params, options) as never;
+  }
+
+  /** Every tool, following pagination. */
+  tools(options?: CallOptions): AsyncIterable<Tool> {
+    return this.paginate('tools/list', 'tools', options) as AsyncIterable<Tool>;
+  }
+
+  async listAllTools(options?: CallOptions): Promise<Tool[]> {
+    return collect(this.tools(options));
+  }
+
+  callTool(
+    params: { name: string; arguments?: JsonObject },
+    options?: CallOptions,
+  ): Promise<CallToolResult & JsonObject> {
+    return this.request('tools/call', params as JsonObject, options) as never;
+  }
+
+  listPrompts(
+    params: { cursor?: string } = {},
+    options?: CallOptions,
+  ): Promise<{ prompts: Prompt[]; nextCursor?: string } & JsonObject> {
+    return this.request('prompts/list', params, options) as never;
+  }
+
+  prompts(options?: CallOptions): AsyncIterable<Prompt> {
+    return this.paginate('prompts/list', 'prompts', options) as AsyncIterable<Prompt>;
+  }
+
+  getPrompt(
+    params: { name: string; arguments?: Record<string, string> },
+    options?: CallOptions,
+  ): Promise<GetPromptResult & JsonObject> {
+    return this.request('prompts/get', params as JsonObject, options) as never;
+  }
+
+  listResources(
+    params: { cursor?: string } = {},
+    options?: CallOptions,
+  ): Promise<{ resources: Resource[]; nextCursor?: string } & JsonObject> {
+    return this.request('resources/list', params, options) as never;
+  }
+
+  resources(options?: CallOptions): AsyncIterable<Resource> {
+    return this.paginate('resources/list', 'resources', options) as AsyncIterable<Resource>;
+  }
+
+  listResourceTemplates(
+    params: { cursor?: string } = {},
+    options?: CallOptions,
+  ): Promise<{ resourceTemplates: ResourceTemplate[]; nextCursor?: string } & JsonObject> {
+    return this.request('resources/templates/list', params, options) as never;
+  }
+
+  resourceTemplates(options?: CallOptions): AsyncIterable<ResourceTemplate> {
+    return this.paginate(
+      'resources/templates/list',
+      'resourceTemplates',
+      options,
+    ) as AsyncIterable<ResourceTemplate>;
+  }
+
+  readResource(params: { uri: string }, options?: CallOptions): Promise<ReadResourceResult & JsonObject> {
+    return this.request('resources/read', params, options) as never;
+  }
+
+  /** Legacy era: `resources/subscribe`. In the modern era use `listen({ resourceSubscriptions: [uri] })`. */
+  async subscribeResource(uri: string, options?: CallOptions): Promise<void> {
+    await this.request('resources/subscribe', { uri }, options);
+  }
+
+  async unsubscribeResource(uri: string, options?: CallOptions): Promise<void> {
+    await this.request('resources/unsubscribe', { uri }, options);
+  }
+
+  complete(
+    params: {
+      ref: PromptReference | ResourceTemplateReference;
+      argument: { name: string; value: string };
+      context?: { arguments?: Record<string, string> };
+    },
+    options?: CallOptions,
+  ): Promise<CompleteResult & JsonObject> {
+    return this.request('completion/complete', params as unknown as JsonObject, options) as never;
+  }
+
+  /** Legacy era: `logging/setLevel`. In the modern era pass `logLevel` in the client options. */
+  async setLogLevel(level: LoggingLevel, options?: CallOptions): Promise<void> {
+    await this.request('logging/setLevel', { level }, options);
+  }
+
+  /** Legacy era: tell the server the roots changed. */
+  notifyRootsListChanged(): void {
+    this.notify('notifications/roots/list_changed');
+  }
+
+  /**
+   * Modern era: opens a `subscriptions/listen` stream. `onNotification` receives every notification tagged
+   * with this subscription's id.
+   */
+  listen(
+    filter: SubscriptionFilter,
+    onNotification: (method: string, params: JsonObject) => void,
+  ): Subscription {
+    const spec = this.spec;
+    if (!spec || spec.era !== 'modern') throw new Error('listen() needs a modern (2026-07-28+) connection');
+    const controller = new AbortController();
+    let acknowledge!: (filter: SubscriptionFilter) => void;
+    let failAck!: (error: Error) => void;
+    const acknowledged = new Promise<SubscriptionFilter>((resolve, reject) => {
+      acknowledge = resolve;
+      failAck = reject;
+    });
+    acknowledged.catch(() => {});
+    let id: RequestId | undefined;
+    // The id is allocated by the request tracker; peek at it by registering after the send.
+    const pending = this.outgoing.request(
+      'subscriptions/listen',
+      { notifications: filter, _meta: this.modernMeta(spec) },
+      {
+        send: (message) => {
+          id = (JSON.parse(message) as { id: RequestId }).id;
+          this.subscriptions.set(id, { onNotification, acknowledge });
+          return this.outbox.send(message);
+        },
+      },
+      { signal: controller.signal, timeoutMs: Infinity },
+    );
+    const ended = pending
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          failAck(error instanceof Error ? error : new Error(String(error)));
+        },
+      )
+      .finally(() => {
+        if (id !== undefined) this.subscriptions.delete(id);
+      });
+    return {
+      get id() {
+        return id as RequestId;
+      },
+      acknowledged,
+      ended,
+      close: () => controller.abort(new Error('subscription closed by client')),
+    };
+  }
+
+  private async *paginate(method: string, field: string, options?: CallOptions): AsyncIterable<unknown> {
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    do {
+      const page = await this.request(method, cursor === undefined ? {} : { cursor }, options);
+      const items = page[field];
+      if (Array.isArray(items)) yield* items;
+      const next = page.nextCursor;
+      cursor = typeof next === 'string' ? next : undefined;
+      if (cursor !== undefined) {
+        if (seen.has(cursor))
+          throw new Error(`${method}: the server repeated cursor ${JSON.stringify(cursor)}`);
+        seen.add(cursor);
+      }
+    } while (cursor !== undefined);
+  }
+}
+
+async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of iterable) out.push(item);
+  return out;
+}
+
+export { LATEST_REVISION, LATEST_LEGACY_REVISION };

@@ -1,0 +1,39 @@
+import type { Check, Ctx } from './context.js';
+import type { Dialect, JsonSchema, JsonSchemaValidator, ValidationResult } from './types.js';
+
+export interface ValidatorSettings {
+  readonly maxIssues: number;
+  readonly usesDynamicRef: boolean;
+}
+
+/** Wraps a compiled root check in the public validator interface. */
+export function createValidator<T>(
+  schema: JsonSchema,
+  dialect: Dialect,
+  root: Check,
+  settings: ValidatorSettings,
+): JsonSchemaValidator<T> {
+  const { maxIssues, usesDynamicRef } = settings;
+  // Validation is synchronous and runs no user code, so one fast-path context can be reused by every call.
+  const fast: Ctx = { issues: null, maxIssues, depth: 0, scope: usesDynamicRef ? [] : null };
+
+  const is = (value: unknown): value is T => {
+    fast.depth = 0;
+    if (fast.scope !== null) fast.scope.length = 0;
+    return root(value, '', fast, null);
+  };
+
+  const validate = (value: unknown): ValidationResult<T> => {
+    // Valid values take the fast path; only failures pay for collecting issues.
+    if (is(value)) return { valid: true, value };
+    const issues: NonNullable<Ctx['issues']> = [];
+    const ctx: Ctx = { issues, maxIssues, depth: 0, scope: usesDynamicRef ? [] : null };
+    root(value, '', ctx, null);
+    if (issues.length === 0) {
+      issues.push({ instancePath: '', schemaPath: '#', keyword: 'schema', message: 'must match the schema' });
+    }
+    return { valid: false, issues };
+  };
+
+  return Object.freeze({ schema, dialect, is, validate });
+}

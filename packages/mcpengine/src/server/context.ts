@@ -1,0 +1,216 @@
+/**
+ * The per-request context handed to every handler. It is cheap to create (the AbortController is made only
+ * when a handler asks for the signal) and it hides the era: the same handler code logs, reports progress and
+ * asks the client for input in the legacy and the modern era.
+ */
+import { MetaKey } from '../protocol/meta.js';
+import type { Era, Revision } from '../protocol/revisions.js';
+import { LOGGING_LEVELS } from '../protocol/types.js';
+import type {
+  ClientCapabilities,
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitParams,
+  ElicitResult,
+  Implementation,
+  InputRequest,
+  InputResponse,
+  JsonObject,
+  ListRootsResult,
+  LoggingLevel,
+  ProgressToken,
+  RequestId,
+} from '../protocol/types.js';
+
+/** Who is calling, as far as the server can tell. */
+export interface AuthInfo {
+  /** The raw access token. Never logged by the engine. */
+  token?: string;
+  clientId?: string;
+  /** The authenticated end user or workload, when known. */
+  subject?: string;
+  scopes: readonly string[];
+  /** Expiry in seconds since the epoch. */
+  expiresAt?: number;
+  /** The resource (audience) the token was issued for. */
+  resource?: string;
+  extra?: JsonObject;
+}
+
+export interface ClientIdentity {
+  /** Self-reported; for display and logs, never for security decisions. */
+  info?: Implementation;
+  capabilities: ClientCapabilities;
+}
+
+/** The caller as seen by visibility filters and authorization checks. */
+export interface Caller {
+  revision: Revision;
+  era: Era;
+  client: ClientIdentity;
+  auth?: AuthInfo;
+  sessionId?: string;
+}
+
+export interface InputOptions {
+  /**
+   * Identifies this input across rounds of a multi-round-trip request (modern era). Defaults to a key derived
+   * from the order of calls, which is stable as long as the handler asks in the same order on every round.
+   */
+  key?: string;
+  /** Legacy era: how long to wait for the client's answer. */
+  timeoutMs?: number;
+}
+
+/** Era-specific plumbing behind a context: where notifications go and how input is obtained. */
+export interface RequestIO {
+  /** Sends a notification related to this request (on its response stream). */
+  notify(method: string, params: JsonObject): void;
+  /** Minimum log level for this request; undefined means no `notifications/message` may be sent. */
+  readonly logLevel: LoggingLevel | undefined;
+  /** Whether `notifications/progress` may carry `message` in this revision. */
+  readonly progressMessage: boolean;
+  input(request: InputRequest, options: InputOptions, ctx: RequestContext): Promise<InputResponse>;
+}
+
+export interface RequestContextInit {
+  requestId: RequestId;
+  method: string;
+  revision: Revision;
+  era: Era;
+  client: ClientIdentity;
+  params: JsonObject;
+  io: RequestIO;
+  progressToken: ProgressToken | undefined;
+  auth?: AuthInfo | undefined;
+  sessionId?: string | undefined;
+  state?: JsonObject | undefined;
+}
+
+export class RequestContext {
+  readonly requestId: RequestId;
+  /** The JSON-RPC method being served. */
+  readonly method: string;
+  /** The protocol revision of this request (negotiated in the legacy era, declared per request in the modern). */
+  readonly revision: Revision;
+  readonly era: Era;
+  readonly client: ClientIdentity;
+  readonly auth: AuthInfo | undefined;
+  /** Legacy Streamable HTTP session id, when there is one. */
+  readonly sessionId: string | undefined;
+  /** The request params as received (including `_meta`). */
+  readonly params: JsonObject;
+  /**
+   * Handler state that survives the rounds of a multi-round-trip request (it travels sealed in `requestState`).
+   * Use it to avoid repeating work done before asking the client for input. JSON values only.
+   */
+  readonly state: JsonObject;
+
+  private readonly io: RequestIO;
+  private readonly progressToken: ProgressToken | undefined;
+  private controller: AbortController | undefined;
+  private abortReason: unknown = undefined;
+  private aborted = false;
+  private lastProgress = -Infinity;
+  private finished = false;
+
+  constructor(init: RequestContextInit) {
+    this.requestId = init.requestId;
+    this.method = init.method;
+    this.revision = init.revision;
+    this.era = init.era;
+    this.client = init.client;
+    this.params = init.params;
+    this.io = init.io;
+    this.progressToken = init.progressToken;
+    this.auth = init.auth;
+    this.sessionId = init.sessionId;
+    this.state = init.state ?? {};
+  }
+
+  /** Aborted when the client cancels the request, the connection closes, or input is required (modern). */
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.aborted) this.controller.abort(this.abortReason);
+    }
+    return this.controller.signal;
+  }
+
+  get caller(): Caller {
+    const caller: Caller = { revision: this.revision, era: this.era, client: this.client };
+    if (this.auth) caller.auth = this.auth;
+    if (this.sessionId !== undefined) caller.sessionId = this.sessionId;
+    return caller;
+  }
+
+  /**
+   * Reports progress when the client asked for it (sent a progress token); otherwise does nothing. Values must
+   * increase: a value that does not is dropped, as the spec requires progress to be monotonic.
+   */
+  progress(progress: number, total?: number, message?: string): void {
+    if (this.progressToken === undefined || this.finished || this.aborted) return;
+    if (!(progress > this.lastProgress)) return;
+    this.lastProgress = progress;
+    const params: JsonObject = { progressToken: this.progressToken, progress };
+    if (total !== undefined) params.total = total;
+    if (message !== undefined && this.io.progressMessage) params.message = message;
+    this.io.notify('notifications/progress', params);
+  }
+
+  /** Sends a log message to the client if its log level lets this one through. */
+  log(level: LoggingLevel, data: unknown, logger?: string): void {
+    if (this.finished) return;
+    const minimum = this.io.logLevel;
+    if (minimum === undefined || LOGGING_LEVELS.indexOf(level) < LOGGING_LEVELS.indexOf(minimum)) return;
+    const params: JsonObject = { level, data };
+    if (logger !== undefined) params.logger = logger;
+    this.io.notify('notifications/message', params);
+  }
+
+  /** Asks the user for input through the client (elicitation). Works in both eras; see docs/design.md. */
+  elicit(params: ElicitParams, options: InputOptions = {}): Promise<ElicitResult> {
+    return this.io.input({ method: 'elicitation/create', params }, options, this) as Promise<ElicitResult>;
+  }
+
+  /** Asks the client's model for a completion (sampling). Works in both eras. */
+  sample(params: CreateMessageParams, options: InputOptions = {}): Promise<CreateMessageResult> {
+    return this.io.input(
+      { method: 'sampling/createMessage', params },
+      options,
+      this,
+    ) as Promise<CreateMessageResult>;
+  }
+
+  /** Asks the client for its roots. Works in both eras. */
+  listRoots(options: InputOptions = {}): Promise<ListRootsResult> {
+    return this.io.input({ method: 'roots/list' }, options, this) as Promise<ListRootsResult>;
+  }
+
+  /** @internal Cancels the request: the handler's signal fires and nothing more is sent for it. */
+  _abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.abortReason = reason;
+    this.controller?.abort(reason);
+  }
+
+  /** @internal True once cancelled. */
+  get _isAborted(): boolean {
+    return this.aborted;
+  }
+
+  /** @internal The response was sent: later progress and log calls are dropped (tokens are no longer live). */
+  _finish(): void {
+    this.finished = true;
+  }
+}
+
+/** The progress token of a request, if any. */
+export function readProgressToken(params: JsonObject): ProgressToken | undefined {
+  const meta = params._meta as JsonObject | undefined;
+  const token = meta?.[MetaKey.progressToken];
+  return typeof token === 'string' || (typeof token === 'number' && Number.isSafeInteger(token))
+    ? token
+    : undefined;
+}

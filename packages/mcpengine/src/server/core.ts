@@ -1,0 +1,679 @@
+/**
+ * The protocol core of the server: turns one well-formed JSON-RPC request into one serialized response, for
+ * either era, independent of the transport. Transports (stdio, in-memory, Streamable HTTP) only decide which
+ * outbox a message goes to and when a request is cancelled.
+ */
+import { ErrorCode, ProtocolError, type ErrorObject } from '../protocol/errors.js';
+import {
+  serializeError,
+  serializeNotification,
+  serializeResult,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from '../protocol/jsonrpc.js';
+import { MetaKey, readModernMeta, unsupportedVersionError } from '../protocol/meta.js';
+import {
+  isRevision,
+  newestFirst,
+  REVISION_SPECS,
+  type ClientMethodRule,
+  type Revision,
+  type RevisionSpec,
+} from '../protocol/revisions.js';
+import type {
+  CacheScope,
+  ClientCapabilities,
+  Implementation,
+  InputRequest,
+  InputResponse,
+  JsonObject,
+  LoggingLevel,
+  ProgressParams,
+  RequestId,
+  SubscriptionFilter,
+} from '../protocol/types.js';
+import { RequestAbortedError } from '../protocol/errors.js';
+import type { Outbox } from '../rpc/outbox.js';
+import { Broadcaster, taggedNotification, type Listener } from './broadcast.js';
+import {
+  readProgressToken,
+  RequestContext,
+  type AuthInfo,
+  type InputOptions,
+  type RequestIO,
+} from './context.js';
+import { capabilitiesFor, hasCapability, implementationFor, type ServerDefinition } from './definition.js';
+import type { CacheHint } from './features/resources.js';
+import { checkInputResponse, InputRound, readInputResponses, requireCapability } from './input.js';
+import { LegacySession } from './legacy-session.js';
+import { RawResult } from './lists.js';
+import {
+  METHOD_HANDLERS,
+  type Call,
+  type ListenHooks,
+  type MethodSettings,
+  type Outcome,
+} from './methods.js';
+import { bindingDigest, openRequestState, sealRequestState } from './request-state.js';
+import type { ServerSecret } from './secret.js';
+
+export interface ServerCoreSettings {
+  readonly pageSize: number;
+  readonly secret: ServerSecret;
+  readonly listCache: CacheHint;
+  readonly readCache: CacheHint;
+  readonly discoverCache: CacheHint;
+  /** Modern era: put `io.modelcontextprotocol/serverInfo` in every result's `_meta` (a SHOULD). */
+  readonly serverInfoInResults: boolean;
+  readonly requestStateTtlMs: number;
+  readonly inputTimeoutMs: number;
+  /** Receives internal errors that were answered with a generic -32603. */
+  report(error: unknown, where: string): void;
+  onRootsListChanged?(session: LegacySession): void;
+}
+
+export interface DefinitionSource {
+  readonly definition: ServerDefinition;
+}
+
+/** Per-request environment supplied by the transport. */
+export interface RequestEnv {
+  /** Where notifications related to the request (progress, logs, listen events) are sent. */
+  readonly outbox: Outbox;
+  readonly auth?: AuthInfo | undefined;
+  /** Called once the request's context exists; the returned function runs when the request ends. */
+  track?(id: RequestId, ctx: RequestContext): () => void;
+}
+
+/** A serialized response plus its error code, which HTTP maps to a status. */
+export interface ResponseOut {
+  readonly json: string;
+  readonly errorCode?: number;
+}
+
+const PENDING_INPUT = Symbol('pending input');
+
+const SALIENT_PARAMS: Readonly<Record<string, readonly string[]>> = {
+  'tools/call': ['name', 'arguments'],
+  'prompts/get': ['name', 'arguments'],
+  'resources/read': ['uri'],
+};
+
+function principalOf(auth: AuthInfo | undefined): string {
+  if (!auth) return '';
+  return `${auth.clientId ?? ''}\0${auth.subject ?? ''}`;
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export class ServerCore {
+  readonly broadcaster = new Broadcaster();
+  private readonly openListens = new Set<() => void>();
+  private readonly envelopeCache = new Map<string, string>();
+  private closed = false;
+
+  constructor(
+    private readonly source: DefinitionSource,
+    readonly settings: ServerCoreSettings,
+  ) {}
+
+  get definition(): ServerDefinition {
+    return this.source.definition;
+  }
+
+  get modernRevisions(): Revision[] {
+    return newestFirst(this.definition.revisions.filter((r) => REVISION_SPECS[r].era === 'modern'));
+  }
+
+  get legacyRevisions(): Revision[] {
+    return newestFirst(this.definition.revisions.filter((r) => REVISION_SPECS[r].era === 'legacy'));
+  }
+
+  // ── errors ──────────────────────────────────────────────────────────────────────────────────────────
+
+  /** The one place where failures become JSON-RPC errors. Unknown failures never leak details. */
+  toErrorObject(error: unknown, revision: RevisionSpec | undefined, where: string): ErrorObject {
+    if (error instanceof ProtocolError) {
+      const object = error.toErrorObject();
+      // 2026-07-28 forbids emitting -32002; resource-not-found is -32602 there.
+      if (revision?.era === 'modern' && object.code === ErrorCode.ResourceNotFound)
+        object.code = ErrorCode.InvalidParams;
+      return object;
+    }
+    this.settings.report(error, where);
+    return { code: ErrorCode.InternalError, message: 'Internal error' };
+  }
+
+  errorResponse(
+    id: RequestId | null,
+    error: unknown,
+    revision: RevisionSpec | undefined,
+    where: string,
+  ): ResponseOut {
+    const object = this.toErrorObject(error, revision, where);
+    return { json: serializeError(id, object), errorCode: object.code };
+  }
+
+  // ── modern era ──────────────────────────────────────────────────────────────────────────────────────
+
+  /** Checks a modern request's `_meta` and version; returns the revision or throws the spec's error. */
+  modernRevisionOf(params: JsonObject | undefined): {
+    revision: RevisionSpec;
+    meta: ReturnType<typeof readModernMeta>;
+  } {
+    const meta = readModernMeta(params);
+    const requested = meta.protocolVersion;
+    if (!isRevision(requested) || !this.modernRevisions.includes(requested)) {
+      throw unsupportedVersionError(requested, this.modernRevisions);
+    }
+    return { revision: REVISION_SPECS[requested], meta };
+  }
+
+  async handleModern(request: JsonRpcRequest, env: RequestEnv): Promise<ResponseOut | null> {
+    let revision: RevisionSpec | undefined;
+    const params = request.params ?? {};
+    let ctx: RequestContext | undefined;
+    let untrack: (() => void) | undefined;
+    try {
+      const checked = this.modernRevisionOf(request.params);
+      revision = checked.revision;
+      const meta = checked.meta;
+      const rule = this.ruleFor(revision, request.method);
+      const definition = this.definition;
+
+      let round: InputRound | undefined;
+      let onPending: () => void = () => {};
+      let binding: { digest: string; principal: string } | undefined;
+      let state: JsonObject | undefined;
+      if (rule.inputRequired) {
+        const responses = readInputResponses(params);
+        binding = {
+          digest: bindingDigest(request.method, pick(params, SALIENT_PARAMS[request.method] ?? [])),
+          principal: principalOf(env.auth),
+        };
+        let answers: JsonObject = {};
+        if (params.requestState !== undefined) {
+          const opened = openRequestState(this.settings.secret, params.requestState, binding);
+          answers = opened.answers;
+          state = opened.state;
+        }
+        round = new InputRound({ ...answers, ...responses }, () => onPending());
+      }
+
+      const io = new ModernIO(env.outbox, meta.logLevel, round, meta.clientCapabilities, request.method);
+      ctx = new RequestContext({
+        requestId: request.id,
+        method: request.method,
+        revision: revision.id,
+        era: 'modern',
+        client: meta.clientInfo
+          ? { info: meta.clientInfo, capabilities: meta.clientCapabilities }
+          : { capabilities: meta.clientCapabilities },
+        params,
+        io,
+        progressToken: readProgressToken(params),
+        auth: env.auth,
+        state,
+      });
+      untrack = env.track?.(request.id, ctx);
+      const call: Call = {
+        id: request.id,
+        method: request.method,
+        params,
+        ctx,
+        revision,
+        definition,
+        caller: ctx.caller,
+        settings: this.methodSettings(revision, definition),
+      };
+      if (request.method === 'subscriptions/listen') {
+        (call as { listen?: ListenHooks }).listen = this.listenHooks(request.id, env.outbox, ctx);
+      }
+
+      let outcome: Outcome | typeof PENDING_INPUT;
+      const running = this.run(call);
+      if (round) {
+        const pending = new Promise<typeof PENDING_INPUT>((resolve) => {
+          // Let every ask made in the same turn (e.g. Promise.all) register before answering.
+          onPending = () => setImmediate(() => resolve(PENDING_INPUT));
+        });
+        running.catch(() => {});
+        outcome = await Promise.race([running, pending]);
+      } else {
+        outcome = await running;
+      }
+      if (ctx._isAborted && outcome !== PENDING_INPUT) return null;
+      if (outcome === null) return null;
+
+      if (outcome === PENDING_INPUT) {
+        ctx._abort(new Error('input required'));
+        const result: JsonObject = {
+          resultType: 'input_required',
+          inputRequests: round!.pending,
+          requestState: sealRequestState(
+            this.settings.secret,
+            { answers: round!.consumed, state: ctx.state },
+            { ...binding!, ttlMs: this.settings.requestStateTtlMs },
+          ),
+        };
+        return { json: serializeResult(request.id, this.finishModern(result, rule, definition)) };
+      }
+      return { json: serializeResult(request.id, this.finishModern(outcome, rule, definition)) };
+    } catch (error) {
+      if (ctx?._isAborted && !(error instanceof ProtocolError)) return null;
+      return this.errorResponse(request.id, error, revision, request.method);
+    } finally {
+      ctx?._finish();
+      untrack?.();
+    }
+  }
+
+  /** The per-request rule, or -32601 when the revision or the server's capabilities do not offer the method. */
+  private ruleFor(
+    revision: RevisionSpec,
+    method: string,
+    capabilities = capabilitiesFor(this.definition, revision),
+  ): ClientMethodRule {
+    const rule = revision.clientRequests[method];
+    if (!rule || (!METHOD_HANDLERS[method] && method !== 'initialize' && method !== 'server/discover')) {
+      throw ProtocolError.methodNotFound(method);
+    }
+    if (rule.capability && !hasCapability(capabilities, rule.capability))
+      throw ProtocolError.methodNotFound(method);
+    return rule;
+  }
+
+  private run(call: Call): Promise<Outcome> {
+    if (call.method === 'server/discover') return Promise.resolve(this.discover(call.revision));
+    const handler = METHOD_HANDLERS[call.method];
+    if (!handler) return Promise.reject(ProtocolError.methodNotFound(call.method));
+    try {
+      return Promise.resolve(handler(call));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  private discover(revision: RevisionSpec): Outcome {
+    const definition = this.definition;
+    const result: JsonObject = {
+      supportedVersions: newestFirst(definition.revisions),
+      capabilities: capabilitiesFor(definition, revision),
+    };
+    if (definition.instructions !== undefined) result.instructions = definition.instructions;
+    return result;
+  }
+
+  private serverInfoJson(definition: ServerDefinition): string {
+    return JSON.stringify(implementationFor(definition, REVISION_SPECS['2026-07-28']));
+  }
+
+  /** The JSON appended to modern list results: resultType, cache hints and serverInfo. */
+  private listEnvelope(revision: RevisionSpec, definition: ServerDefinition, scope: CacheScope): string {
+    if (revision.era !== 'modern') return '';
+    const key = `${definition.version}|${revision.id}|${scope}`;
+    let json = this.envelopeCache.get(key);
+    if (json === undefined) {
+      const hint = this.settings.listCache;
+      json = `,"resultType":"complete","ttlMs":${hint.ttlMs},"cacheScope":"${scope === 'private' ? 'private' : hint.scope}"`;
+      if (this.settings.serverInfoInResults) {
+        json += `,"_meta":{"${MetaKey.serverInfo}":${this.serverInfoJson(definition)}}`;
+      }
+      if (this.envelopeCache.size > 64) this.envelopeCache.clear();
+      this.envelopeCache.set(key, json);
+    }
+    return json;
+  }
+
+  private methodSettings(revision: RevisionSpec, definition: ServerDefinition): MethodSettings {
+    return {
+      pageSize: this.settings.pageSize,
+      secret: this.settings.secret,
+      envelope: (scope) => this.listEnvelope(revision, definition, scope),
+    };
+  }
+
+  /** Adds the modern envelope: resultType, cache hints on cacheable results, serverInfo. */
+  private finishModern(outcome: Outcome, rule: ClientMethodRule, definition: ServerDefinition): string {
+    if (outcome instanceof RawResult) return outcome.json;
+    const body = outcome as JsonObject;
+    const result: JsonObject = { ...body };
+    const resultType = body.resultType ?? 'complete';
+    result.resultType = resultType;
+    if (resultType === 'input_required' && !rule.inputRequired) {
+      throw ProtocolError.internal('input_required is not allowed for this method');
+    }
+    if (resultType === 'complete' && rule.cacheable) {
+      const hint =
+        body.contents !== undefined
+          ? this.settings.readCache
+          : body.supportedVersions !== undefined
+            ? this.settings.discoverCache
+            : this.settings.listCache;
+      if (result.ttlMs === undefined) result.ttlMs = hint.ttlMs;
+      if (result.cacheScope === undefined) result.cacheScope = hint.scope;
+    }
+    if (this.settings.serverInfoInResults) {
+      const meta = isObject(body._meta) ? body._meta : {};
+      result._meta = {
+        ...meta,
+        [MetaKey.serverInfo]: implementationFor(definition, REVISION_SPECS['2026-07-28']),
+      };
+    }
+    return JSON.stringify(result);
+  }
+
+  private listenHooks(id: RequestId, outbox: Outbox, ctx: RequestContext): ListenHooks {
+    return {
+      outbox,
+      open: (_requested: SubscriptionFilter, agreed: SubscriptionFilter) =>
+        new Promise<JsonObject | null>((resolve) => {
+          if (this.closed) {
+            resolve({ _meta: { [MetaKey.subscriptionId]: id } });
+            return;
+          }
+          const listener: Listener = { id, filter: agreed, outbox };
+          outbox.send(
+            taggedNotification('notifications/subscriptions/acknowledged', id, { notifications: agreed }),
+          );
+          this.broadcaster.listeners.add(listener);
+          const end = (result: JsonObject | null) => {
+            this.broadcaster.listeners.delete(listener);
+            this.openListens.delete(graceful);
+            resolve(result);
+          };
+          const graceful = () => end({ _meta: { [MetaKey.subscriptionId]: id } });
+          this.openListens.add(graceful);
+          ctx.signal.addEventListener('abort', () => end(null), { once: true });
+        }),
+    };
+  }
+
+  // ── legacy era ──────────────────────────────────────────────────────────────────────────────────────
+
+  /** Answers `initialize`. On success the returned session is the new legacy session. */
+  openLegacySession(
+    request: JsonRpcRequest,
+    defaultOutbox: Outbox,
+  ): { session: LegacySession | undefined; response: ResponseOut } {
+    const params = request.params ?? {};
+    const legacy = this.legacyRevisions;
+    const requested = params.protocolVersion;
+    const versionError = (why: string) =>
+      this.errorResponse(
+        request.id,
+        new ProtocolError(ErrorCode.InvalidParams, why, {
+          supported: legacy.length > 0 ? legacy : this.modernRevisions,
+          requested: requested ?? null,
+        }),
+        undefined,
+        'initialize',
+      );
+    if (legacy.length === 0) {
+      return {
+        session: undefined,
+        response: versionError('Unsupported protocol version: this server does not accept initialize'),
+      };
+    }
+    if (typeof requested !== 'string' || requested.length === 0) {
+      return {
+        session: undefined,
+        response: versionError('Invalid params: "protocolVersion" must be a string'),
+      };
+    }
+    if (!isObject(params.capabilities)) {
+      return {
+        session: undefined,
+        response: this.errorResponse(
+          request.id,
+          ProtocolError.invalidParams('Invalid params: "capabilities" must be an object'),
+          undefined,
+          'initialize',
+        ),
+      };
+    }
+    const info = params.clientInfo;
+    if (!isObject(info) || typeof info.name !== 'string' || typeof info.version !== 'string') {
+      return {
+        session: undefined,
+        response: this.errorResponse(
+          request.id,
+          ProtocolError.invalidParams('Invalid params: "clientInfo" must have string "name" and "version"'),
+          undefined,
+          'initialize',
+        ),
+      };
+    }
+    // Answer the requested revision when supported, else the newest we support (the client may then disconnect).
+    const chosen: Revision = isRevision(requested) && legacy.includes(requested) ? requested : legacy[0]!;
+    const revision = REVISION_SPECS[chosen];
+    const definition = this.definition;
+    const capabilities = capabilitiesFor(definition, revision);
+    const session = new LegacySession(
+      revision,
+      { info: info as unknown as Implementation, capabilities: params.capabilities as ClientCapabilities },
+      capabilities,
+      defaultOutbox,
+    );
+    this.broadcaster.sessions.add(session);
+    session.onClose(() => this.broadcaster.sessions.delete(session));
+    const result: JsonObject = {
+      protocolVersion: chosen,
+      capabilities,
+      serverInfo: implementationFor(definition, revision),
+    };
+    if (definition.instructions !== undefined) result.instructions = definition.instructions;
+    return { session, response: { json: serializeResult(request.id, JSON.stringify(result)) } };
+  }
+
+  async handleLegacy(
+    session: LegacySession,
+    request: JsonRpcRequest,
+    env: RequestEnv,
+  ): Promise<ResponseOut | null> {
+    const revision = session.revision;
+    session.lastActivity = Date.now();
+    let ctx: RequestContext | undefined;
+    let untrack: (() => void) | undefined;
+    try {
+      if (request.method === 'initialize') {
+        throw ProtocolError.invalidRequest('Invalid Request: the session is already initialized');
+      }
+      if (session.inflight.has(request.id)) {
+        throw ProtocolError.invalidRequest(
+          `Invalid Request: request id ${JSON.stringify(request.id)} is already in use`,
+        );
+      }
+      this.ruleFor(revision, request.method, session.capabilities);
+      const definition = this.definition;
+      const params = request.params ?? {};
+      ctx = new RequestContext({
+        requestId: request.id,
+        method: request.method,
+        revision: revision.id,
+        era: 'legacy',
+        client: session.client,
+        params,
+        io: new LegacyIO(session, env.outbox, this.settings.inputTimeoutMs),
+        progressToken: readProgressToken(params),
+        auth: env.auth,
+        sessionId: session.id,
+      });
+      session.inflight.set(request.id, ctx);
+      untrack = env.track?.(request.id, ctx);
+      const call: Call = {
+        id: request.id,
+        method: request.method,
+        params,
+        ctx,
+        revision,
+        definition,
+        caller: ctx.caller,
+        settings: this.methodSettings(revision, definition),
+        session: {
+          setLogLevel: (level) => (session.logLevel = level as LoggingLevel),
+          subscribe: (uri) => session.resourceSubscriptions.add(uri),
+          unsubscribe: (uri) => session.resourceSubscriptions.delete(uri),
+        },
+      };
+      const outcome = await this.run(call);
+      if (ctx._isAborted || outcome === null) return null;
+      if (outcome instanceof RawResult) return { json: serializeResult(request.id, outcome.json) };
+      if ((outcome as JsonObject).resultType === 'input_required') {
+        throw ProtocolError.internal(
+          'input_required results exist only from 2026-07-28; use ctx.elicit() and friends',
+        );
+      }
+      return { json: serializeResult(request.id, JSON.stringify(outcome)) };
+    } catch (error) {
+      if (ctx?._isAborted && !(error instanceof ProtocolError)) return null;
+      return this.errorResponse(request.id, error, revision, request.method);
+    } finally {
+      if (ctx) {
+        ctx._finish();
+        if (session.inflight.get(request.id) === ctx) session.inflight.delete(request.id);
+      }
+      untrack?.();
+    }
+  }
+
+  handleLegacyNotification(session: LegacySession, notification: JsonRpcNotification): void {
+    session.lastActivity = Date.now();
+    const params = notification.params ?? {};
+    switch (notification.method) {
+      case 'notifications/initialized':
+        session.initialized = true;
+        return;
+      case 'notifications/cancelled': {
+        const ctx = session.inflight.get(params.requestId as RequestId);
+        ctx?._abort(
+          new RequestAbortedError(
+            'cancelled',
+            typeof params.reason === 'string' ? params.reason : 'cancelled by client',
+          ),
+        );
+        return;
+      }
+      case 'notifications/progress':
+        if (
+          typeof params.progress === 'number' &&
+          (typeof params.progressToken === 'string' || typeof params.progressToken === 'number')
+        ) {
+          session.outgoing.progress(params as unknown as ProgressParams, session.defaultOutbox);
+        }
+        return;
+      case 'notifications/roots/list_changed':
+        this.settings.onRootsListChanged?.(session);
+        return;
+      default:
+        // Unknown notifications are ignored, as JSON-RPC requires (they are never answered).
+        return;
+    }
+  }
+
+  handleLegacyResponse(session: LegacySession, response: JsonRpcResponse): boolean {
+    session.lastActivity = Date.now();
+    return session.outgoing.settle(response);
+  }
+
+  /** Ends open subscriptions gracefully (a final result) and stops accepting new ones. */
+  close(): void {
+    this.closed = true;
+    for (const end of [...this.openListens]) end();
+  }
+}
+
+function pick(params: JsonObject, keys: readonly string[]): JsonObject {
+  const out: JsonObject = {};
+  for (const key of keys) if (params[key] !== undefined) out[key] = params[key];
+  return out;
+}
+
+/** Modern-era plumbing: notifications on the request's stream, input through multi-round-trip results. */
+class ModernIO implements RequestIO {
+  readonly progressMessage = true;
+
+  constructor(
+    private readonly outbox: Outbox,
+    readonly logLevel: LoggingLevel | undefined,
+    private readonly round: InputRound | undefined,
+    private readonly capabilities: ClientCapabilities,
+    private readonly method: string,
+  ) {}
+
+  notify(method: string, params: JsonObject): void {
+    this.outbox.send(serializeNotification(method, params));
+  }
+
+  input(request: InputRequest, options: InputOptions): Promise<InputResponse> {
+    if (!this.round) {
+      return Promise.reject(
+        new Error(
+          `${this.method} cannot ask the client for input (only tools/call, prompts/get and resources/read can)`,
+        ),
+      );
+    }
+    try {
+      const key = options.key ?? this.round.autoKey(request.method);
+      return this.round.ask(key, request, this.capabilities);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+}
+
+/** Legacy-era plumbing: notifications and server→client requests on the request's stream. */
+class LegacyIO implements RequestIO {
+  constructor(
+    private readonly session: LegacySession,
+    private readonly outbox: Outbox,
+    private readonly timeoutMs: number,
+  ) {}
+
+  get logLevel(): LoggingLevel {
+    return this.session.logLevel ?? 'debug';
+  }
+
+  get progressMessage(): boolean {
+    return this.session.revision.progressMessage;
+  }
+
+  notify(method: string, params: JsonObject): void {
+    if (this.session.revision.serverNotifications.has(method))
+      this.outbox.send(serializeNotification(method, params));
+  }
+
+  async input(request: InputRequest, options: InputOptions, ctx: RequestContext): Promise<InputResponse> {
+    const revision = this.session.revision;
+    if (!revision.serverRequests[request.method]) {
+      throw new Error(`${request.method} is not available in protocol revision ${revision.id}`);
+    }
+    if (
+      request.method === 'elicitation/create' &&
+      !revision.elicitationModes.includes(request.params.mode ?? 'form')
+    ) {
+      throw new Error(
+        `Elicitation mode "${request.params.mode ?? 'form'}" is not available in protocol revision ${revision.id}`,
+      );
+    }
+    try {
+      requireCapability(request, this.session.client.capabilities);
+    } catch (error) {
+      // Legacy revisions have no missing-capability error code: this is a plain failure of the handler.
+      throw new Error(error instanceof Error ? error.message : String(error), { cause: error });
+    }
+    const result = await this.session.request(
+      request.method,
+      (request.params ?? {}) as JsonObject,
+      this.outbox,
+      {
+        signal: ctx.signal,
+        timeoutMs: options.timeoutMs ?? this.timeoutMs,
+      },
+    );
+    return checkInputResponse('result', request.method, result);
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * Tools: configuration, compilation (once, at registration), and the call path.
+ */
+import { ErrorCode, ProtocolError } from '../../protocol/errors.js';
+import type { RevisionSpec } from '../../protocol/revisions.js';
+import type {
+  CallToolResult,
+  ContentBlock,
+  Icon,
+  InputRequiredResult,
+  JsonObject,
+  MetaObject,
+  Tool,
+  ToolAnnotations,
+  ToolExecution,
+} from '../../protocol/types.js';
+import {
+  toToolSchema,
+  type JsonSchema,
+  type StandardSchemaLike,
+  type ToolSchema,
+} from '../../schema/index.js';
+import type { Caller, RequestContext } from '../context.js';
+import { adaptContent, contentProblem, pickFields, text } from './content.js';
+
+/** What a tool handler may return: a full result, a bare string (one text block), or an explicit input request. */
+export type ToolReturn = CallToolResult | string | InputRequiredResult;
+
+export type ToolHandler<Args> = (args: Args, ctx: RequestContext) => ToolReturn | Promise<ToolReturn>;
+
+export interface ToolConfig<Args = JsonObject> {
+  /** 1–128 characters of A–Z a–z 0–9 _ - . (the spec's naming rules). */
+  name: string;
+  title?: string;
+  description?: string;
+  /**
+   * JSON Schema (2020-12 unless `$schema` says draft-07) or a Standard Schema object (zod 4, valibot, arktype)
+   * that can export JSON Schema. Must describe an object. Default: an object with no properties allowed.
+   */
+  inputSchema?: JsonSchema | StandardSchemaLike;
+  /** When set, every successful result must carry `structuredContent` matching it. */
+  outputSchema?: JsonSchema | StandardSchemaLike;
+  annotations?: ToolAnnotations;
+  execution?: ToolExecution;
+  icons?: Icon[];
+  _meta?: MetaObject;
+  /** Decides per caller whether the tool is listed and callable (scopes, client identity …). */
+  visible?: (caller: Caller) => boolean;
+  handler: ToolHandler<Args>;
+}
+
+export interface CompiledTool {
+  readonly name: string;
+  readonly descriptor: Tool;
+  readonly input: ToolSchema;
+  readonly output: ToolSchema | undefined;
+  readonly visible: ((caller: Caller) => boolean) | undefined;
+  readonly handler: ToolHandler<unknown>;
+  /** The descriptor as JSON for a revision (only the fields that revision defines), computed once. */
+  json(revision: RevisionSpec): string;
+}
+
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+const NO_ARGUMENTS: JsonSchema = { type: 'object', additionalProperties: false };
+
+export function compileTool<Args>(config: ToolConfig<Args>): CompiledTool {
+  if (typeof config.name !== 'string' || !TOOL_NAME.test(config.name)) {
+    throw new TypeError(
+      `Invalid tool name ${JSON.stringify(config.name)}: use 1-128 characters from A-Z a-z 0-9 _ - .`,
+    );
+  }
+  if (typeof config.handler !== 'function')
+    throw new TypeError(`Tool "${config.name}" needs a handler function`);
+  const input = toToolSchema(config.inputSchema ?? NO_ARGUMENTS, { io: 'input' });
+  if (input.jsonSchema.type !== 'object') {
+    throw new TypeError(`Tool "${config.name}": inputSchema must describe an object ("type": "object")`);
+  }
+  const output =
+    config.outputSchema === undefined ? undefined : toToolSchema(config.outputSchema, { io: 'output' });
+
+  const descriptor: Tool = {
+    name: config.name,
+    inputSchema: input.jsonSchema as Tool['inputSchema'],
+  };
+  if (config.title !== undefined) descriptor.title = config.title;
+  if (config.description !== undefined) descriptor.description = config.description;
+  if (output) descriptor.outputSchema = output.jsonSchema;
+  if (config.annotations !== undefined) descriptor.annotations = config.annotations;
+  if (config.execution !== undefined) descriptor.execution = config.execution;
+  if (config.icons !== undefined) descriptor.icons = config.icons;
+  if (config._meta !== undefined) descriptor._meta = config._meta;
+  deepFreeze(descriptor);
+
+  const jsonByRevision = new Map<RevisionSpec, string>();
+  return {
+    name: config.name,
+    descriptor,
+    input,
+    output,
+    visible: config.visible,
+    handler: config.handler as ToolHandler<unknown>,
+    json(revision) {
+      let json = jsonByRevision.get(revision);
+      if (json === undefined) {
+        json = JSON.stringify(pickFields(descriptor, revision.fields.tool));
+        jsonByRevision.set(revision, json);
+      }
+      return json;
+    },
+  };
+}
+
+function deepFreeze(value: unknown): void {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const child of Object.values(value)) deepFreeze(child);
+}
+
+/** Validates the arguments of a call; failures are reported the way the revision prescribes. */
+export async function validateToolArguments(
+  tool: CompiledTool,
+  params: JsonObject,
+  revision: RevisionSpec,
+): Promise<{ ok: true; args: unknown } | { ok: false; result: CallToolResult }> {
+  const raw = params.arguments;
+  if (raw !== undefined && (typeof raw !== 'object' || raw === null || Array.isArray(raw))) {
+    throw ProtocolError.invalidParams('Invalid params: "arguments" must be an object');
+  }
+  const outcome = await tool.input.validate(raw ?? {});
+  if (outcome.valid) return { ok: true, args: outcome.value };
+  const details = outcome.issues.map((i) => `${i.instancePath || '(root)'} ${i.message}`).join('; ');
+  const message = `Invalid arguments for tool "${tool.name}": ${details}`;
+  // From 2025-11-25 on (SEP-1303), invalid input is a tool execution error the model can correct.
+  if (revision.toolInputErrors === 'tool-result') {
+    return { ok: false, result: { content: [text(message)], isError: true } };
+  }
+  throw new ProtocolError(ErrorCode.InvalidParams, message, { issues: outcome.issues });
+}
+
+/** Turns whatever a handler returned into a CallToolResult checked against the tool's output schema. */
+export async function finishToolResult(
+  tool: CompiledTool,
+  returned: unknown,
+  revision: RevisionSpec,
+): Promise<CallToolResult> {
+  let result: CallToolResult;
+  if (typeof returned === 'string') {
+    result = { content: [text(returned)] };
+  } else if (typeof returned === 'object' && returned !== null && !Array.isArray(returned)) {
+    const candidate = returned as Partial<CallToolResult>;
+    const hasStructured = candidate.structuredContent !== undefined;
+    if (candidate.content === undefined && hasStructured) {
+      // Backwards compatibility: structured results also carry their JSON as text (a SHOULD of the spec).
+      result = { ...candidate, content: [text(JSON.stringify(candidate.structuredContent))] };
+    } else if (Array.isArray(candidate.content)) {
+      result = candidate as CallToolResult;
+    } else {
+      throw ProtocolError.internal(`Tool "${tool.name}" returned a result without a content array`);
+    }
+  } else {
+    throw ProtocolError.internal(
+      `Tool "${tool.name}" returned ${returned === undefined ? 'nothing' : 'an invalid result'}`,
+    );
+  }
+
+  const problem = contentProblem(result.content);
+  if (problem) throw ProtocolError.internal(`Tool "${tool.name}" returned invalid content: ${problem}`);
+  if (tool.output && result.isError !== true) {
+    if (result.structuredContent === undefined) {
+      throw ProtocolError.internal(
+        `Tool "${tool.name}" declares an outputSchema but returned no structuredContent`,
+      );
+    }
+    const check = await tool.output.validate(result.structuredContent);
+    if (!check.valid) {
+      const details = check.issues.map((i) => `${i.instancePath || '(root)'} ${i.message}`).join('; ');
+      throw ProtocolError.internal(
+        `Tool "${tool.name}" returned structuredContent that violates its outputSchema: ${details}`,
+      );
+    }
+  }
+  return adaptToolResult(result, revision);
+}
+
+/** A thrown error becomes a tool execution error the model can read. */
+export function toolErrorResult(error: unknown): CallToolResult {
+  const message = error instanceof Error ? error.message : String(error);
+  return { content: [text(message || 'Tool failed')], isError: true };
+}
+
+function adaptToolResult(result: CallToolResult, revision: RevisionSpec): CallToolResult {
+  const content = adaptContent(result.content as ContentBlock[], revision);
+  if (
+    content === result.content &&
+    (revision.structuredToolOutput || result.structuredContent === undefined)
+  ) {
+    return result;
+  }
+  const adapted: CallToolResult = { ...result, content };
+  if (!revision.structuredToolOutput) delete adapted.structuredContent;
+  return adapted;
+}

@@ -1,0 +1,28 @@
+/**
+ * mcpengine/server — build an MCP server once, serve it over any transport, in both eras.
+ */
+export { McpServer, type FeatureHandle, type ServerOptions } from './server.js';
+export { ServerConnection, type ConnectionOptions } from './connection.js';
+export { ServerCore, type RequestEnv, type ResponseOut, type ServerCoreSettings } from './core.js';
+export { LegacySession } from './legacy-session.js';
+export {
+  RequestContext,
+  type AuthInfo,
+  type Caller,
+  type ClientIdentity,
+  type InputOptions,
+} from './context.js';
+export type { ServerDefinition } from './definition.js';
+export { text } from './features/content.js';
+export type { ToolConfig, ToolHandler, ToolReturn, CompiledTool } from './features/tools.js';
+export type {
+  ResourceConfig,
+  ResourceTemplateConfig,
+  ResourceReturn,
+  TemplateVariables,
+  CacheHint,
+} from './features/resources.js';
+export type { PromptConfig, PromptArgumentConfig } from './features/prompts.js';
+export type { Completer, CompletionRequest } from './features/completion.js';
+export { ProtocolError, ErrorCode } from '../protocol/errors.js';
+export type { Outbox } from '../rpc/outbox.js';

@@ -1,0 +1,334 @@
+/**
+ * The method table: one handler per MCP request method, written once for both eras. Era differences
+ * (envelopes, error codes, content types) come from the revision spec carried by each call.
+ */
+import { ProtocolError } from '../protocol/errors.js';
+import { isLoggingLevel } from '../protocol/meta.js';
+import type { RevisionSpec } from '../protocol/revisions.js';
+import type {
+  CacheScope,
+  JsonObject,
+  RequestId,
+  ServerCapabilities,
+  SubscriptionFilter,
+} from '../protocol/types.js';
+import type { Outbox } from '../rpc/outbox.js';
+import type { Caller, RequestContext } from './context.js';
+import { capabilitiesFor, isVisible, type ServerDefinition } from './definition.js';
+import {
+  EMPTY_COMPLETION,
+  finishCompletion,
+  readCompletionContext,
+  type Completer,
+} from './features/completion.js';
+import { finishPrompt, readPromptArguments } from './features/prompts.js';
+import { finishRead, resourceNotFound, type CompiledTemplate } from './features/resources.js';
+import { pickFields } from './features/content.js';
+import { finishToolResult, toolErrorResult, validateToolArguments } from './features/tools.js';
+import type { RawResult } from './lists.js';
+import { listPage } from './lists.js';
+import type { ServerSecret } from './secret.js';
+
+/** A request being served, with everything its handler may need. */
+export interface Call {
+  readonly id: RequestId;
+  readonly method: string;
+  readonly params: JsonObject;
+  readonly ctx: RequestContext;
+  readonly revision: RevisionSpec;
+  readonly definition: ServerDefinition;
+  readonly caller: Caller;
+  readonly settings: MethodSettings;
+  /** Legacy session hooks (logging level, resource subscriptions). */
+  readonly session?: SessionHooks;
+  /** Modern `subscriptions/listen` plumbing. */
+  readonly listen?: ListenHooks;
+}
+
+export interface MethodSettings {
+  readonly pageSize: number;
+  readonly secret: ServerSecret;
+  /** The JSON appended to list results (modern envelope), given the natural cache scope. */
+  envelope(scope: CacheScope): string;
+}
+
+export interface SessionHooks {
+  setLogLevel(level: string): void;
+  subscribe(uri: string): void;
+  unsubscribe(uri: string): void;
+}
+
+export interface ListenHooks {
+  readonly outbox: Outbox;
+  /** Opens a subscription; resolves when it ends (with a result to send, or null when cancelled). */
+  open(filter: SubscriptionFilter, agreed: SubscriptionFilter): Promise<JsonObject | null>;
+}
+
+/** What a handler produces: a result object, a final JSON result, or an explicit input request (modern). */
+export type Outcome = JsonObject | RawResult | null;
+
+export type MethodHandler = (call: Call) => Outcome | Promise<Outcome>;
+
+function isInputRequired(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && (value as JsonObject).resultType === 'input_required';
+}
+
+function requireString(params: JsonObject, key: string): string {
+  const value = params[key];
+  if (typeof value !== 'string')
+    throw ProtocolError.invalidParams(`Invalid params: "${key}" must be a string`);
+  return value;
+}
+
+async function callTool(call: Call): Promise<Outcome> {
+  const name = requireString(call.params, 'name');
+  const tool = call.definition.toolsByName.get(name);
+  if (!tool || !isVisible(tool, call.caller)) throw ProtocolError.invalidParams(`Unknown tool: ${name}`);
+  const checked = await validateToolArguments(tool, call.params, call.revision);
+  if (!checked.ok) return checked.result as unknown as JsonObject;
+  let returned: unknown;
+  try {
+    returned = await tool.handler(checked.args, call.ctx);
+  } catch (error) {
+    if (error instanceof ProtocolError || call.ctx._isAborted) throw error;
+    return toolErrorResult(error) as unknown as JsonObject;
+  }
+  if (isInputRequired(returned)) return returned as JsonObject;
+  return (await finishToolResult(tool, returned, call.revision)) as unknown as JsonObject;
+}
+
+function listTools(call: Call): Outcome {
+  return listPage({
+    kind: 'tools',
+    field: 'tools',
+    items: call.definition.tools,
+    cursor: call.params.cursor,
+    caller: call.caller,
+    revision: call.revision,
+    pageSize: call.settings.pageSize,
+    secret: call.settings.secret,
+    envelope: call.settings.envelope,
+    definition: call.definition,
+  });
+}
+
+function listPrompts(call: Call): Outcome {
+  return listPage({
+    kind: 'prompts',
+    field: 'prompts',
+    items: call.definition.prompts,
+    cursor: call.params.cursor,
+    caller: call.caller,
+    revision: call.revision,
+    pageSize: call.settings.pageSize,
+    secret: call.settings.secret,
+    envelope: call.settings.envelope,
+    definition: call.definition,
+  });
+}
+
+async function getPrompt(call: Call): Promise<Outcome> {
+  const name = requireString(call.params, 'name');
+  const prompt = call.definition.promptsByName.get(name);
+  if (!prompt || !isVisible(prompt.config, call.caller))
+    throw ProtocolError.invalidParams(`Unknown prompt: ${name}`);
+  const args = readPromptArguments(prompt, call.params);
+  const result = await prompt.config.get(args, call.ctx);
+  if (isInputRequired(result)) return result as unknown as JsonObject;
+  return finishPrompt(prompt, result, call.revision) as unknown as JsonObject;
+}
+
+async function listResources(call: Call): Promise<Outcome> {
+  const listing = call.definition.templates.filter((t) => t.config.list && isVisible(t.config, call.caller));
+  let dynamic: string[] | undefined;
+  if (listing.length > 0) {
+    dynamic = [];
+    for (const template of listing) {
+      for (const resource of (await template.config.list!(call.ctx)) ?? []) {
+        dynamic.push(JSON.stringify(pickFields(resource, call.revision.fields.resource)));
+      }
+    }
+  }
+  const request = {
+    kind: 'resources' as const,
+    field: 'resources',
+    items: call.definition.resources,
+    cursor: call.params.cursor,
+    caller: call.caller,
+    revision: call.revision,
+    pageSize: call.settings.pageSize,
+    secret: call.settings.secret,
+    envelope: call.settings.envelope,
+    definition: call.definition,
+  };
+  return listPage(dynamic ? { ...request, dynamic } : request);
+}
+
+function listTemplates(call: Call): Outcome {
+  return listPage({
+    kind: 'templates',
+    field: 'resourceTemplates',
+    items: call.definition.templates,
+    cursor: call.params.cursor,
+    caller: call.caller,
+    revision: call.revision,
+    pageSize: call.settings.pageSize,
+    secret: call.settings.secret,
+    envelope: call.settings.envelope,
+    definition: call.definition,
+  });
+}
+
+function findTemplate(
+  definition: ServerDefinition,
+  uri: string,
+  caller: Caller,
+): { template: CompiledTemplate; variables: Record<string, string | string[]> } | undefined {
+  for (const template of definition.templates) {
+    if (!isVisible(template.config, caller)) continue;
+    const variables = template.template.match(uri);
+    if (variables) return { template, variables };
+  }
+  return undefined;
+}
+
+async function readResource(call: Call): Promise<Outcome> {
+  const uri = requireString(call.params, 'uri');
+  const resource = call.definition.resourcesByUri.get(uri);
+  if (resource && isVisible(resource.config, call.caller)) {
+    const returned = await resource.config.read(uri, call.ctx);
+    return finishRead(uri, returned, resource.config.mimeType) as unknown as JsonObject;
+  }
+  const found = findTemplate(call.definition, uri, call.caller);
+  if (!found) throw resourceNotFound(uri, call.revision);
+  const returned = await found.template.config.read(uri, found.variables, call.ctx);
+  return finishRead(uri, returned, found.template.config.mimeType) as unknown as JsonObject;
+}
+
+function knownResource(call: Call, uri: string): boolean {
+  const resource = call.definition.resourcesByUri.get(uri);
+  if (resource && isVisible(resource.config, call.caller)) return true;
+  return findTemplate(call.definition, uri, call.caller) !== undefined;
+}
+
+function subscribe(call: Call): Outcome {
+  const uri = requireString(call.params, 'uri');
+  if (!knownResource(call, uri)) throw resourceNotFound(uri, call.revision);
+  call.session?.subscribe(uri);
+  return {};
+}
+
+function unsubscribe(call: Call): Outcome {
+  const uri = requireString(call.params, 'uri');
+  call.session?.unsubscribe(uri);
+  return {};
+}
+
+function setLevel(call: Call): Outcome {
+  const level = call.params.level;
+  if (!isLoggingLevel(level)) throw ProtocolError.invalidParams('Invalid params: unknown logging level');
+  call.session?.setLogLevel(level);
+  return {};
+}
+
+async function complete(call: Call): Promise<Outcome> {
+  const ref = call.params.ref as JsonObject | undefined;
+  const argument = call.params.argument as JsonObject | undefined;
+  if (typeof ref !== 'object' || ref === null)
+    throw ProtocolError.invalidParams('Invalid params: "ref" must be an object');
+  if (
+    typeof argument !== 'object' ||
+    argument === null ||
+    typeof argument.name !== 'string' ||
+    typeof argument.value !== 'string'
+  ) {
+    throw ProtocolError.invalidParams('Invalid params: "argument" must have string "name" and "value"');
+  }
+  let completer: Completer | undefined;
+  if (ref.type === 'ref/prompt') {
+    const name = requireString(ref, 'name');
+    const prompt = call.definition.promptsByName.get(name);
+    if (!prompt || !isVisible(prompt.config, call.caller))
+      throw ProtocolError.invalidParams(`Unknown prompt: ${name}`);
+    completer = prompt.completers.get(argument.name);
+  } else if (ref.type === 'ref/resource') {
+    const uri = requireString(ref, 'uri');
+    const template = call.definition.templates.find(
+      (t) => t.uriTemplate === uri && isVisible(t.config, call.caller),
+    );
+    if (!template) {
+      if (call.definition.resourcesByUri.has(uri)) return EMPTY_COMPLETION as unknown as JsonObject;
+      throw ProtocolError.invalidParams(`Unknown resource template: ${uri}`);
+    }
+    completer = template.config.complete?.[argument.name];
+  } else {
+    throw ProtocolError.invalidParams('Invalid params: "ref.type" must be "ref/prompt" or "ref/resource"');
+  }
+  if (!completer) return EMPTY_COMPLETION as unknown as JsonObject;
+  const returned = await completer({
+    value: argument.value,
+    arguments: readCompletionContext(call.params),
+    ctx: call.ctx,
+  });
+  return finishCompletion(returned) as unknown as JsonObject;
+}
+
+/** The filter a server can honour: only notification types backed by an advertised capability. */
+export function agreedFilter(requested: SubscriptionFilter, caps: ServerCapabilities): SubscriptionFilter {
+  const agreed: SubscriptionFilter = {};
+  if (requested.toolsListChanged === true && caps.tools?.listChanged) agreed.toolsListChanged = true;
+  if (requested.promptsListChanged === true && caps.prompts?.listChanged) agreed.promptsListChanged = true;
+  if (requested.resourcesListChanged === true && caps.resources?.listChanged)
+    agreed.resourcesListChanged = true;
+  if (Array.isArray(requested.resourceSubscriptions) && caps.resources?.subscribe) {
+    agreed.resourceSubscriptions = requested.resourceSubscriptions.filter(
+      (u): u is string => typeof u === 'string',
+    );
+  }
+  return agreed;
+}
+
+function readFilter(params: JsonObject): SubscriptionFilter {
+  const filter = params.notifications;
+  if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) {
+    throw ProtocolError.invalidParams('Invalid params: "notifications" must be an object');
+  }
+  const f = filter as JsonObject;
+  for (const flag of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged']) {
+    if (f[flag] !== undefined && typeof f[flag] !== 'boolean') {
+      throw ProtocolError.invalidParams(`Invalid params: "notifications.${flag}" must be a boolean`);
+    }
+  }
+  if (
+    f.resourceSubscriptions !== undefined &&
+    (!Array.isArray(f.resourceSubscriptions) || f.resourceSubscriptions.some((u) => typeof u !== 'string'))
+  ) {
+    throw ProtocolError.invalidParams(
+      'Invalid params: "notifications.resourceSubscriptions" must be an array of strings',
+    );
+  }
+  return f as SubscriptionFilter;
+}
+
+async function listen(call: Call): Promise<Outcome> {
+  if (!call.listen) throw ProtocolError.methodNotFound(call.method);
+  const requested = readFilter(call.params);
+  const agreed = agreedFilter(requested, capabilitiesFor(call.definition, call.revision));
+  return call.listen.open(requested, agreed);
+}
+
+export const METHOD_HANDLERS: Readonly<Record<string, MethodHandler>> = {
+  ping: () => ({}),
+  'tools/list': listTools,
+  'tools/call': callTool,
+  'prompts/list': listPrompts,
+  'prompts/get': getPrompt,
+  'resources/list': listResources,
+  'resources/templates/list': listTemplates,
+  'resources/read': readResource,
+  'resources/subscribe': subscribe,
+  'resources/unsubscribe': unsubscribe,
+  'logging/setLevel': setLevel,
+  'completion/complete': complete,
+  'subscriptions/listen': listen,
+};

@@ -1,0 +1,1 @@
+export { createMemoryTransportPair } from './memory-transport.js';

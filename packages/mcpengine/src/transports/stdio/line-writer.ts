@@ -1,0 +1,89 @@
+import type { Writable } from 'node:stream';
+
+/**
+ * Writes newline-delimited messages to a stream, coalescing every message sent in the same event-loop turn
+ * into one `write` call. Pipelined load produces bursts of responses (one per request in a read chunk, each
+ * finishing in its own microtask); one write per burst saves a syscall or a stream round trip per message.
+ * The flush runs in `setImmediate`, i.e. after the microtasks of the current turn, at the cost of no extra
+ * latency beyond the I/O phase that triggered the work. While the stream reports backpressure, messages
+ * accumulate and go out in one write on `drain`.
+ */
+export class LineWriter {
+  readonly #output: Writable;
+  readonly #onError: (error: Error) => void;
+  #queue: string[] = [];
+  #scheduled = false;
+  #blocked = false;
+  #ended = false;
+  #errored = false;
+
+  /** `onError` is called once, for the first error the stream reports; later errors are swallowed. */
+  constructor(output: Writable, onError: (error: Error) => void) {
+    this.#output = output;
+    this.#onError = onError;
+    // Kept for the stream's lifetime: an unhandled 'error' (EPIPE when the peer went away) would crash.
+    output.on('error', this.#handleError);
+  }
+
+  write(message: string): void {
+    // Framing depends on it; JSON.stringify never emits a raw newline, so this is a guard against misuse.
+    // Scanning for one byte costs ~1% of serializing the message, so it stays on in production.
+    if (message.includes('\n')) throw new TypeError('A stdio message must not contain a newline');
+    if (this.#ended) throw new Error('Cannot write: the stream has been ended');
+    this.#queue.push(message);
+    if (!this.#scheduled && !this.#blocked) {
+      this.#scheduled = true;
+      setImmediate(this.#flush);
+    }
+  }
+
+  /** Flushes what is queued, ends the stream and resolves once it has finished (or failed, or closed). */
+  end(): Promise<void> {
+    if (!this.#ended) {
+      this.#ended = true;
+      // Backpressure no longer matters: the stream buffers the rest until it finishes.
+      this.#blocked = false;
+      this.#flush();
+    }
+    const output = this.#output;
+    if (output.destroyed || output.writableFinished) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        output.off('finish', done);
+        output.off('close', done);
+        output.off('error', done);
+        resolve();
+      };
+      output.on('finish', done);
+      output.on('close', done);
+      output.on('error', done);
+      if (!output.writableEnded) output.end();
+    });
+  }
+
+  readonly #flush = (): void => {
+    this.#scheduled = false;
+    if (this.#queue.length === 0 || this.#blocked) return;
+    const queue = this.#queue;
+    this.#queue = [];
+    const chunk = queue.length === 1 ? queue[0]! + '\n' : queue.join('\n') + '\n';
+    const output = this.#output;
+    if (output.destroyed || output.writableEnded) return;
+    if (!output.write(chunk)) {
+      this.#blocked = true;
+      output.once('drain', this.#drained);
+    }
+  };
+
+  readonly #drained = (): void => {
+    this.#blocked = false;
+    this.#flush();
+  };
+
+  readonly #handleError = (error: Error): void => {
+    if (this.#errored) return;
+    this.#errored = true;
+    this.#queue = [];
+    this.#onError(error);
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * The one contract every message transport implements.
+ *
+ * A transport moves serialized JSON-RPC messages. It never parses or interprets them: the protocol core does
+ * that, so that malformed input is answered in one place with the spec's error codes. Outbound messages are
+ * handed over already serialized so that pre-serialized payloads (list pages) are never re-encoded.
+ */
+export interface Transport {
+  /** Starts delivering inbound messages to `handlers`. Called exactly once, before any `send`. */
+  start(handlers: TransportHandlers): void | Promise<void>;
+  /** Sends one serialized JSON-RPC message (without a trailing newline). Throws if the transport is closed. */
+  send(message: string): void;
+  /** Closes the channel. Resolves once the transport has released its resources. Idempotent. */
+  close(): Promise<void>;
+}
+
+export interface TransportHandlers {
+  /** One inbound message, exactly as received (a single line for stdio; a body for HTTP). */
+  message(text: string): void;
+  /**
+   * Inbound bytes that could not become a message: an oversized line, invalid UTF-8. The protocol core answers
+   * with a JSON-RPC error and carries on.
+   */
+  invalid(problem: InboundProblem): void;
+  /** The channel closed (peer hung up, stream ended, or `close()` was called). Called at most once. */
+  close(error?: Error): void;
+  /**
+   * Optional: the peer will send nothing more, but outbound messages can still be delivered until `close()`.
+   * A stdio server gets this when stdin ends, so it can still answer the requests it already received. When a
+   * transport calls `end`, it waits for its owner to call `close()`.
+   */
+  end?(): void;
+}
+
+export type InboundProblem = { kind: 'too-large'; limit: number; size: number } | { kind: 'invalid-utf8' };

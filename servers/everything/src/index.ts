@@ -1,0 +1,1 @@
+export { createEverythingServer, EVERYTHING_SERVER_INFO } from './server.js';
