@@ -63,6 +63,8 @@ export interface ClientHandlerContext {
   signal: AbortSignal;
   /** Which era asked: a legacy server→client request or a modern input request. */
   era: Era;
+  /** Reports progress to the server when its request carried a progress token (legacy); otherwise a no-op. */
+  progress(progress: number, total?: number, message?: string): void;
 }
 
 export interface ClientHandlers {
@@ -447,9 +449,26 @@ export class Client {
   }
 
   /** Runs the handler for one input request (a legacy server→client request or a modern input request). */
-  private async fulfil(request: InputRequest, era: Era, signal: AbortSignal): Promise<JsonObject> {
+  private async fulfil(
+    request: InputRequest,
+    era: Era,
+    signal: AbortSignal,
+    progressToken?: RequestId,
+  ): Promise<JsonObject> {
     const handlers = this.options.handlers ?? {};
-    const ctx: ClientHandlerContext = { signal, era };
+    let last = -Infinity;
+    const ctx: ClientHandlerContext = {
+      signal,
+      era,
+      progress: (progress, total, message) => {
+        if (progressToken === undefined || signal.aborted || !(progress > last)) return;
+        last = progress;
+        const params: JsonObject = { progressToken, progress };
+        if (total !== undefined) params.total = total;
+        if (message !== undefined && this.spec?.progressMessage) params.message = message;
+        this.outbox.send(serializeNotification('notifications/progress', params));
+      },
+    };
     switch (request.method) {
       case 'sampling/createMessage':
         if (!handlers.sampling) throw ProtocolError.methodNotFound(request.method);
