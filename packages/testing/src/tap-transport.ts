@@ -27,17 +27,14 @@ export interface TransportLike {
  */
 export function tapTransport<T extends TransportLike>(transport: T, tap: WireTap, side: Side): T {
   const peer = otherSide(side);
+  // Only `message` is intercepted; every other handler (close, end, requestFailed, …) passes through as is,
+  // so optional handlers the engine adds later keep working behind the tap.
   const start = (handlers: TransportHandlersLike): void | Promise<void> =>
     transport.start({
-      message(text) {
+      ...handlers,
+      message(text: string) {
         tap.record(text, peer);
         handlers.message(text);
-      },
-      invalid(problem) {
-        handlers.invalid(problem);
-      },
-      close(error) {
-        handlers.close(error);
       },
     });
   const send = (message: string): void => {

@@ -3,35 +3,100 @@
  * Runs the everything server. Default: stdio, where stdout carries only protocol messages and every human
  * message goes to stderr.
  *
- *   node servers/everything/dist/main.js            # stdio
- *   node servers/everything/dist/main.js --banner   # stdio, plus connection instructions on stderr
+ *   node servers/everything/dist/main.js                       # stdio
+ *   node servers/everything/dist/main.js --banner              # stdio, plus connection instructions on stderr
+ *   node servers/everything/dist/main.js --http [--port N] [--host H]
+ *                                                              # Streamable HTTP at /mcp, HTTP+SSE at /sse
  */
 import { serveStdio } from 'mcpengine/stdio';
+import { serveEverythingHttp } from './http.js';
 import { createEverythingServer } from './server.js';
 
-const args = process.argv.slice(2);
-const known = new Set(['--banner', '--help']);
-const unknown = args.filter((a) => !known.has(a));
-if (unknown.length > 0 || args.includes('--help')) {
-  process.stderr.write(
-    `${unknown.length > 0 ? `Unknown argument(s): ${unknown.join(' ')}\n` : ''}` +
-      'Usage: mcpengine-everything [--banner]\n  Serves the MCPEngine everything server on stdio (all protocol revisions).\n',
-  );
-  process.exit(unknown.length > 0 ? 2 : 0);
+const USAGE =
+  'Usage: mcpengine-everything [--banner]\n' +
+  '       mcpengine-everything --http [--port <N>] [--host <address>]\n' +
+  '  Serves the MCPEngine everything server (all protocol revisions) on stdio, or over HTTP:\n' +
+  '  Streamable HTTP at /mcp (2025-03-26 … 2026-07-28) and HTTP+SSE at /sse (2024-11-05).\n' +
+  '  --port defaults to 3000 and --host to 127.0.0.1.\n';
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n${USAGE}`);
+  process.exit(2);
 }
 
-const server = createEverythingServer();
-if (args.includes('--banner')) {
+const args = process.argv.slice(2);
+let http = false;
+let banner = false;
+let port = 3000;
+let host = '127.0.0.1';
+for (let i = 0; i < args.length; i++) {
+  const arg = args[i]!;
+  const value = () => {
+    const next = args[++i];
+    if (next === undefined || next.startsWith('--')) fail(`${arg} needs a value`);
+    return next;
+  };
+  switch (arg) {
+    case '--help':
+      process.stderr.write(USAGE);
+      process.exit(0);
+      break;
+    case '--banner':
+      banner = true;
+      break;
+    case '--http':
+      http = true;
+      break;
+    case '--port': {
+      const text = value();
+      port = Number(text);
+      if (!/^\d+$/.test(text) || port > 65_535) fail(`Invalid port: ${text}`);
+      break;
+    }
+    case '--host':
+      host = value();
+      break;
+    default:
+      fail(`Unknown argument: ${arg}`);
+  }
+}
+if (!http && (args.includes('--port') || args.includes('--host'))) fail('--port and --host need --http');
+
+if (http) {
+  const serving = await serveEverythingHttp({ host, port });
   process.stderr.write(
     [
-      'MCPEngine everything server — speaking MCP on stdio (revisions 2024-11-05 … 2026-07-28).',
-      'Connect an MCP client by launching this command as a stdio server:',
-      `  command: ${process.execPath}`,
-      `  args:    ${process.argv[1] ?? 'servers/everything/dist/main.js'}`,
-      'For example, in a client config: {"command": "node", "args": ["servers/everything/dist/main.js"]}',
-      'Waiting for messages on stdin (Ctrl+D or SIGTERM to stop).',
+      'MCPEngine everything server — speaking MCP over HTTP (revisions 2024-11-05 … 2026-07-28).',
+      `  Streamable HTTP: ${serving.url}`,
+      `  HTTP+SSE:        ${serving.sseUrl ?? '(off)'}`,
+      'Ctrl+C or SIGTERM to stop.',
       '',
     ].join('\n'),
   );
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    const deadline = setTimeout(() => process.exit(0), 3_000);
+    deadline.unref();
+    void serving.close({ drainTimeoutMs: 1_000 }).then(() => process.exit(0));
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+} else {
+  const server = createEverythingServer();
+  if (banner) {
+    process.stderr.write(
+      [
+        'MCPEngine everything server — speaking MCP on stdio (revisions 2024-11-05 … 2026-07-28).',
+        'Connect an MCP client by launching this command as a stdio server:',
+        `  command: ${process.execPath}`,
+        `  args:    ${process.argv[1] ?? 'servers/everything/dist/main.js'}`,
+        'For example, in a client config: {"command": "node", "args": ["servers/everything/dist/main.js"]}',
+        'Waiting for messages on stdin (Ctrl+D or SIGTERM to stop).',
+        '',
+      ].join('\n'),
+    );
+  }
+  await serveStdio(server);
 }
-await serveStdio(server);

@@ -6,6 +6,7 @@ import { McpServer, type ServerOptions } from 'mcpengine/server';
 import { addMrtrTools } from './fixtures/mrtr.js';
 import { addConformancePrompts, addConformanceResources } from './fixtures/resources.js';
 import { addShowcase } from './fixtures/showcase.js';
+import { addTaskTools } from './fixtures/tasks.js';
 import { addConformanceTools } from './fixtures/tools.js';
 
 export const EVERYTHING_SERVER_INFO = { name: 'mcpengine-everything', version: '0.1.0' } as const;
@@ -23,5 +24,6 @@ export function createEverythingServer(options: Partial<ServerOptions> = {}): Mc
   addConformanceResources(server);
   addConformancePrompts(server);
   addShowcase(server);
+  addTaskTools(server);
   return server;
 }

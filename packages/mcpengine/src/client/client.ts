@@ -56,6 +56,8 @@ import { OutgoingRequests, type RequestOptions } from '../rpc/outgoing.js';
 import type { Outbox } from '../rpc/outbox.js';
 import type { Transport } from '../transports/transport.js';
 import { ResultCache } from './cache.js';
+import { TaskReceiver } from './tasks-receiver.js';
+import { ClientTasks, clientTaskCapabilities, type ClientTaskOptions } from './tasks.js';
 
 /** Context handed to client-side handlers (sampling, elicitation, roots). */
 export interface ClientHandlerContext {
@@ -93,6 +95,8 @@ export interface ClientOptions {
   maxInputRounds?: number;
   /** Modern era: ask the server for log messages at this level on every request. */
   logLevel?: LoggingLevel;
+  /** Tasks (long-running tool calls): the extension declaration, 2025-11-25 receiving, polling. */
+  tasks?: ClientTaskOptions;
 }
 
 export interface ConnectOptions {
@@ -109,6 +113,8 @@ export interface CallOptions extends RequestOptions {
   cache?: boolean;
   /** Extra `_meta` for the request. */
   meta?: JsonObject;
+  /** Modern era: return a `resultType: "task"` answer as is (tasks extension) instead of rejecting it. */
+  acceptTask?: boolean;
 }
 
 export type NotificationHandler = (params: JsonObject) => void;
@@ -150,6 +156,19 @@ export class Client {
   private spec: RevisionSpec | undefined;
   private closed = false;
   private closeError: Error | undefined;
+  private renewing = false;
+  private tasksApi: ClientTasks | undefined;
+  /** 2025-11-25: tasks the server asked this client to run (task-augmented sampling and elicitation). */
+  private readonly taskReceiver = new TaskReceiver({
+    accepts: (method) => {
+      const requests = this.legacyCapabilities(this.revision).tasks?.requests as JsonObject | undefined;
+      return method === 'sampling/createMessage'
+        ? isObject(requests?.sampling) && requests.sampling.createMessage !== undefined
+        : isObject(requests?.elicitation) && requests.elicitation.create !== undefined;
+    },
+    fulfil: (request, signal) => this.fulfil(request, 'legacy', signal),
+    notify: (method, params) => this.notify(method, params),
+  });
 
   /** Filled in by `connect()`. */
   serverInfo: Implementation | undefined;
@@ -213,6 +232,10 @@ export class Client {
         // A server that sends garbage: nothing to answer (we never answer the server's responses).
       },
       close: (error) => this.onTransportClosed(error),
+      requestFailed: (id, error) => {
+        this.outgoing.fail(id, error);
+      },
+      sessionExpired: () => this.renewSession(),
     });
     const allowed = options.revisions ?? REVISIONS;
     const pinned = options.revision ?? 'auto';
@@ -303,7 +326,7 @@ export class Client {
   private async initialize(revision: Revision, allowed: readonly Revision[]): Promise<void> {
     const result = await this.outgoing.request(
       'initialize',
-      { protocolVersion: revision, capabilities: this.capabilities, clientInfo: this.info },
+      { protocolVersion: revision, capabilities: this.legacyCapabilities(revision), clientInfo: this.info },
       this.outbox,
       { timeoutMs: this.options.requestTimeoutMs ?? 60_000 },
     );
@@ -325,28 +348,67 @@ export class Client {
     this.outbox.send(serializeNotification('notifications/initialized'));
   }
 
+  /** The server ended the legacy session (HTTP 404): open a new one at the same revision, once at a time. */
+  private renewSession(): void {
+    const spec = this.spec;
+    if (this.renewing || this.closed || !spec || spec.era !== 'legacy') return;
+    this.renewing = true;
+    this.initialize(spec.id, [spec.id]).then(
+      () => {
+        this.renewing = false;
+      },
+      (error: unknown) => {
+        this.renewing = false;
+        const message = error instanceof Error ? error.message : String(error);
+        this.onTransportClosed(new Error(`The session expired and could not be renewed: ${message}`));
+        void this.transport?.close();
+      },
+    );
+  }
+
   private modernMeta(spec: RevisionSpec, extra?: JsonObject): JsonObject {
     const meta: JsonObject = {
       ...extra,
       [MetaKey.protocolVersion]: spec.id,
       [MetaKey.clientInfo]: this.info,
-      [MetaKey.clientCapabilities]: this.modernCapabilities(),
+      [MetaKey.clientCapabilities]: this.modernCapabilities(spec),
     };
     if (this.options.logLevel !== undefined) meta[MetaKey.logLevel] = this.options.logLevel;
     return meta;
   }
 
+  /**
+   * Legacy capabilities for the revision asked for: derived from the handlers, they leave out elicitation where
+   * the revision has no `elicitation/create` (the client would only answer it with -32601). Explicit
+   * capabilities are sent as given.
+   */
+  private legacyCapabilities(revision: Revision): ClientCapabilities {
+    const caps = { ...this.capabilities };
+    if (!this.options.capabilities && !REVISION_SPECS[revision].serverRequests['elicitation/create']) {
+      delete caps.elicitation;
+    }
+    if (this.options.capabilities) return caps;
+    return clientTaskCapabilities(
+      REVISION_SPECS[revision],
+      caps,
+      this.options.handlers ?? {},
+      this.options.tasks,
+    );
+  }
+
   /** Modern capabilities: `roots` has no `listChanged` (there is no roots notification any more). */
-  private modernCapabilities(): ClientCapabilities {
+  private modernCapabilities(spec: RevisionSpec): ClientCapabilities {
     const caps = { ...this.capabilities };
     if (caps.roots) caps.roots = {};
-    return caps;
+    if (this.options.capabilities) return caps;
+    return clientTaskCapabilities(spec, caps, this.options.handlers ?? {}, this.options.tasks);
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     for (const id of [...this.subscriptions.keys()]) this.subscriptions.delete(id);
     this.onTransportClosed(new Error('client closed'));
+    this.taskReceiver.close();
     await this.transport?.close();
   }
 
@@ -431,7 +493,9 @@ export class Client {
       const result =
         request.method === 'ping'
           ? {}
-          : await this.fulfil(request as unknown as InputRequest, 'legacy', controller.signal);
+          : this.taskReceiver.handles(request.method, request.params)
+            ? await this.taskReceiver.serve(request.method, request.params ?? {})
+            : await this.fulfil(request as unknown as InputRequest, 'legacy', controller.signal);
       if (!controller.signal.aborted) this.outbox.send(serializeResult(request.id, JSON.stringify(result)));
     } catch (error) {
       if (controller.signal.aborted) return;
@@ -535,6 +599,7 @@ export class Client {
         if (useCache && round === 0) this.cache.put(cacheKey, result);
         return result;
       }
+      if (resultType === 'task' && options.acceptTask === true) return result;
       if (resultType !== 'input_required' || rule?.inputRequired !== true) {
         throw new Error(
           `The server answered ${method} with an unrecognized resultType ${JSON.stringify(resultType)}`,
@@ -591,11 +656,47 @@ export class Client {
     return collect(this.tools(options));
   }
 
-  callTool(
+  /** Calls a tool. A task the server makes of it (tasks extension) is awaited: the result is always final. */
+  async callTool(
     params: { name: string; arguments?: JsonObject },
     options?: CallOptions,
   ): Promise<CallToolResult & JsonObject> {
-    return this.request('tools/call', params as JsonObject, options) as never;
+    const result = await this.retryOnHeaderMismatch(() =>
+      this.request('tools/call', params as JsonObject, { ...options, acceptTask: true }),
+    );
+    if (result.resultType !== 'task') return result as never;
+    const wait = options?.signal ? { signal: options.signal } : {};
+    return (await this.tasks.fromCallResult(result).result(wait)) as never;
+  }
+
+  /**
+   * 2026-07-28 Streamable HTTP: a HeaderMismatch (-32020) on `tools/call` means the transport mirrored
+   * `x-mcp-header` parameters from a tool list that is outdated or was never fetched. The spec's remedy: list
+   * the tools again (the transport learns the bindings from the result), then retry once.
+   */
+  private async retryOnHeaderMismatch(call: () => Promise<JsonObject>): Promise<JsonObject> {
+    try {
+      return await call();
+    } catch (error) {
+      const mismatch = error instanceof RemoteError && error.code === ErrorCode.HeaderMismatch;
+      if (!mismatch || this.spec?.era !== 'modern') throw error;
+      await this.listAllTools({ cache: false });
+      return call();
+    }
+  }
+
+  /** Tasks: call tools as tasks, await, cancel and list them. */
+  get tasks(): ClientTasks {
+    return (this.tasksApi ??= new ClientTasks(
+      {
+        spec: () => REVISION_SPECS[this.revision],
+        serverCapabilities: () => this.serverCapabilities,
+        request: (method, params, options) => this.request(method, params, options),
+        fulfil: (request, signal) => this.fulfil(request, 'modern', signal),
+        onNotification: (method, handler) => this.onNotification(method, handler),
+      },
+      this.options.tasks,
+    ));
   }
 
   listPrompts(

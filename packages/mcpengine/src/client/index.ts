@@ -11,5 +11,13 @@ export {
   type NotificationHandler,
   type Subscription,
 } from './client.js';
+export {
+  ClientTasks,
+  ToolTask,
+  type ClientTaskOptions,
+  type TaskCallOptions,
+  type TaskState,
+  type TaskWaitOptions,
+} from './tasks.js';
 export { RemoteError, RequestAbortedError } from '../protocol/errors.js';
 export type { Progress, RequestOptions } from '../rpc/outgoing.js';

@@ -6,3 +6,4 @@ export * from './revisions.js';
 export * from './errors.js';
 export * from './jsonrpc.js';
 export * from './meta.js';
+export * from './param-headers.js';

@@ -16,7 +16,15 @@ export const LATEST_LEGACY_REVISION: Revision = '2025-11-25';
 
 /** A server capability gate: the top-level capability key, optionally with a boolean sub-flag that must be true. */
 export type CapabilityGate =
-  'tools' | 'resources' | 'prompts' | 'logging' | 'completions' | 'tasks' | 'resources.subscribe';
+  | 'tools'
+  | 'resources'
+  | 'prompts'
+  | 'logging'
+  | 'completions'
+  | 'tasks'
+  | 'resources.subscribe'
+  /** The server advertises `capabilities.extensions["io.modelcontextprotocol/tasks"]`. */
+  | 'extensions.io.modelcontextprotocol/tasks';
 
 export interface ClientMethodRule {
   /** The server capability that must be advertised; without it the method is -32601. */
@@ -87,6 +95,12 @@ export interface RevisionSpec {
   /** Default JSON Schema dialect for schemas without `$schema`. */
   readonly defaultSchemaDialect: '2020-12' | 'draft-07';
   readonly http: HttpRules;
+  /**
+   * Long-running requests: the 2025-11-25 tasks utility (`experimental`: client-requested `params.task`,
+   * `tasks/result`, `tasks/list`) or the `io.modelcontextprotocol/tasks` extension (`extension`:
+   * server-directed `resultType: "task"`, `tasks/update`). Absent: no tasks.
+   */
+  readonly tasks?: 'experimental' | 'extension';
 }
 
 const FIELDS_2024: FieldSets = {
@@ -308,6 +322,7 @@ export const REVISION_SPECS: Readonly<Record<Revision, RevisionSpec>> = {
     samplingTools: true,
     defaultSchemaDialect: '2020-12',
     http: LEGACY_HTTP,
+    tasks: 'experimental',
   }),
   '2026-07-28': spec({
     id: '2026-07-28',
@@ -323,6 +338,10 @@ export const REVISION_SPECS: Readonly<Record<Revision, RevisionSpec>> = {
       'tools/list': { capability: 'tools', paginated: true, cacheable: true },
       'tools/call': { capability: 'tools', inputRequired: true },
       'completion/complete': { capability: 'completions' },
+      // The tasks extension: no tasks/result, no tasks/list (-32601).
+      'tasks/get': { capability: 'extensions.io.modelcontextprotocol/tasks' },
+      'tasks/update': { capability: 'extensions.io.modelcontextprotocol/tasks' },
+      'tasks/cancel': { capability: 'extensions.io.modelcontextprotocol/tasks' },
     },
     serverRequests: {},
     clientNotifications: new Set(['notifications/cancelled']),
@@ -335,6 +354,7 @@ export const REVISION_SPECS: Readonly<Record<Revision, RevisionSpec>> = {
       'notifications/tools/list_changed',
       'notifications/prompts/list_changed',
       'notifications/subscriptions/acknowledged',
+      'notifications/tasks',
     ]),
     batches: false,
     contentTypes: new Set(['text', 'image', 'audio', 'resource_link', 'resource']),
@@ -354,6 +374,7 @@ export const REVISION_SPECS: Readonly<Record<Revision, RevisionSpec>> = {
       standardHeaders: true,
       resumability: false,
     },
+    tasks: 'extension',
   }),
 };
 

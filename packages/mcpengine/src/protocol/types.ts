@@ -343,6 +343,8 @@ export interface SubscriptionFilter {
   promptsListChanged?: boolean;
   resourcesListChanged?: boolean;
   resourceSubscriptions?: string[];
+  /** Tasks extension: `notifications/tasks` for these task ids. */
+  taskIds?: string[];
 }
 
 export interface InitializeResult {
@@ -374,3 +376,36 @@ export interface LoggingMessageParams {
 }
 
 export type CacheScope = 'public' | 'private';
+
+// ── tasks: the 2025-11-25 utility and the io.modelcontextprotocol/tasks extension ────────────────────────────
+
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+/** A task as 2025-11-25 puts it on the wire (`tasks/get`, `tasks/list`, `notifications/tasks/status`). */
+export interface Task {
+  taskId: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+  /** Retention from creation in ms, null for unlimited. */
+  ttl: number | null;
+  pollInterval?: number;
+}
+
+/** A task as the tasks extension puts it on the wire (`tasks/get`, `notifications/tasks`): status payload inlined. */
+export interface DetailedTask {
+  taskId: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+  ttlMs: number | null;
+  pollIntervalMs?: number;
+  /** `input_required`: what the server waits for, answered with `tasks/update`. */
+  inputRequests?: { [key: string]: InputRequest };
+  /** `completed`: the request's result. */
+  result?: JsonObject;
+  /** `failed`: the JSON-RPC error the request ended with. */
+  error?: { code: number; message: string; data?: unknown };
+}

@@ -166,6 +166,15 @@ export class OutgoingRequests {
     return true;
   }
 
+  /** Fails one request with a local error (its transport reported it lost). Returns false for unknown ids. */
+  fail(id: RequestId, error: Error): boolean {
+    const entry = this.pending.get(id);
+    if (!entry) return false;
+    entry.cleanup();
+    entry.reject(error);
+    return true;
+  }
+
   /** Handles `notifications/progress`; progress must increase and only live tokens count. */
   progress(params: ProgressParams, outbox: Outbox): void {
     const entry = this.byToken.get(params.progressToken);

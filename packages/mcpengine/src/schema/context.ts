@@ -90,9 +90,16 @@ export function childPath(ctx: Ctx, path: string, key: string | number): string 
   return ctx.issues === null ? '' : path + '/' + escapeToken(key);
 }
 
-export function report(ctx: Ctx, instancePath: string, schemaPath: string, keyword: string, message: string): void {
+export function report(
+  ctx: Ctx,
+  instancePath: string,
+  schemaPath: string,
+  keyword: string,
+  message: string,
+): void {
   const issues = ctx.issues;
-  if (issues !== null && issues.length < ctx.maxIssues) issues.push({ instancePath, schemaPath, keyword, message });
+  if (issues !== null && issues.length < ctx.maxIssues)
+    issues.push({ instancePath, schemaPath, keyword, message });
 }
 
 /** Quotes a value for a message, keeping it short. */

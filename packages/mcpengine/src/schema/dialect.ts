@@ -22,14 +22,12 @@ export function detectDialect(schema: JsonSchema, defaultDialect: Dialect = '202
 
 /** Resolves a present `$schema` value; unknown dialects are an error per the MCP spec, never a fallback. */
 export function dialectOf(value: unknown): Dialect {
-  if (typeof value !== 'string') {
-    throw new SchemaError('unsupported-dialect', '$schema must be a string naming a supported dialect');
-  }
-  const dialect = dialectOfUri(value);
+  const dialect = typeof value === 'string' ? dialectOfUri(value) : undefined;
   if (dialect === undefined) {
     throw new SchemaError(
       'unsupported-dialect',
-      `Unsupported JSON Schema dialect "${value}": MCPEngine supports ${DIALECT_URIS['2020-12']} (the default) and ${DIALECT_URIS['draft-07']}`,
+      `Unsupported JSON Schema dialect ${JSON.stringify(value)}: MCPEngine supports ` +
+        `${DIALECT_URIS['2020-12']} (the default) and ${DIALECT_URIS['draft-07']}`,
     );
   }
   return dialect;

@@ -57,7 +57,8 @@ export function jsonKey(value: unknown, depth = 0): string {
       }
       const obj = value as Record<string, unknown>;
       let out = '{';
-      for (const k of Object.keys(obj).sort()) out += JSON.stringify(k) + ':' + jsonKey(obj[k], depth + 1) + ',';
+      for (const k of Object.keys(obj).sort())
+        out += JSON.stringify(k) + ':' + jsonKey(obj[k], depth + 1) + ',';
       return out + '}';
     }
     default:

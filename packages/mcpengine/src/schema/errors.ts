@@ -1,11 +1,7 @@
 import type { ValidationIssue } from './types.js';
 
 export type SchemaErrorCode =
-  | 'invalid-schema'
-  | 'unsupported-dialect'
-  | 'external-ref'
-  | 'unresolved-ref'
-  | 'too-complex';
+  'invalid-schema' | 'unsupported-dialect' | 'external-ref' | 'unresolved-ref' | 'too-complex';
 
 /** Thrown when a schema cannot be compiled. Raised at definition time, never while validating a value. */
 export class SchemaError extends Error {

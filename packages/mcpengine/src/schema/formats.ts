@@ -114,7 +114,7 @@ export function isEmail(value: string): boolean {
 }
 
 // RFC 3986 Appendix A, as regular expressions built from the ABNF.
-const UNRESERVED = "A-Za-z0-9\\-._~";
+const UNRESERVED = 'A-Za-z0-9\\-._~';
 const SUB_DELIMS = "!$&'()*+,;=";
 const PCT = '%[0-9A-Fa-f]{2}';
 const PCHAR = `(?:[${UNRESERVED}${SUB_DELIMS}:@]|${PCT})`;
@@ -130,8 +130,12 @@ const PATH_NOSCHEME = `(?:[${UNRESERVED}${SUB_DELIMS}@]|${PCT})+(?:/${SEGMENT})*
 const QUERY = `(?:${PCHAR}|[/?])*`;
 const TAIL = `(?:\\?${QUERY})?(?:#${QUERY})?`;
 const SCHEME = '[A-Za-z][A-Za-z0-9+.-]*';
-const URI = new RegExp(`^${SCHEME}:(?://${AUTHORITY}${PATH_ABEMPTY}|${PATH_ABSOLUTE}|${PATH_ROOTLESS})?${TAIL}$`);
-const RELATIVE_REF = new RegExp(`^(?://${AUTHORITY}${PATH_ABEMPTY}|${PATH_ABSOLUTE}|${PATH_NOSCHEME})?${TAIL}$`);
+const URI = new RegExp(
+  `^${SCHEME}:(?://${AUTHORITY}${PATH_ABEMPTY}|${PATH_ABSOLUTE}|${PATH_ROOTLESS})?${TAIL}$`,
+);
+const RELATIVE_REF = new RegExp(
+  `^(?://${AUTHORITY}${PATH_ABEMPTY}|${PATH_ABSOLUTE}|${PATH_NOSCHEME})?${TAIL}$`,
+);
 
 export function isUri(value: string): boolean {
   return URI.test(value);
@@ -145,9 +149,10 @@ const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 const JSON_POINTER = /^(?:\/(?:[^~/]|~[01])*)*$/;
 const RELATIVE_JSON_POINTER = /^(?:0|[1-9][0-9]*)(?:#|(?:\/(?:[^~/]|~[01])*)*)$/;
 // RFC 6570: literals outside braces; inside, an optional operator and comma-separated varspecs.
-// eslint-disable-next-line no-control-regex
-const URI_TEMPLATE =
-  /^(?:[^\u0000-\u0020"'%<>\\^`{|}]|%[0-9A-Fa-f]{2}|\{[+#./;?&=,!@|]?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*(?::[1-9][0-9]{0,3}|\*)?(?:,(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*(?::[1-9][0-9]{0,3}|\*)?)*\})*$/;
+const VARCHAR = `(?:[A-Za-z0-9_]|${PCT})`;
+const VARSPEC = `${VARCHAR}(?:\\.?${VARCHAR})*(?::[1-9][0-9]{0,3}|\\*)?`;
+const LITERAL = `(?:[^\\u0000-\\u0020"'%<>\\\\^\`{|}]|${PCT})`;
+const URI_TEMPLATE = new RegExp(`^(?:${LITERAL}|\\{[+#./;?&=,!@|]?${VARSPEC}(?:,${VARSPEC})*\\})*$`);
 
 export const FORMATS: Readonly<Record<string, FormatTest>> = {
   'date-time': isDateTime,

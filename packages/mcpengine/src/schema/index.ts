@@ -6,7 +6,14 @@
  * `$schema` is rejected with `SchemaError` code `unsupported-dialect`. `$ref`s are resolved only within the
  * schema document; nothing is ever fetched.
  */
-export type { CompileOptions, Dialect, JsonSchema, JsonSchemaValidator, ValidationIssue, ValidationResult } from './types.js';
+export type {
+  CompileOptions,
+  Dialect,
+  JsonSchema,
+  JsonSchemaValidator,
+  ValidationIssue,
+  ValidationResult,
+} from './types.js';
 export { SchemaError, type SchemaErrorCode } from './errors.js';
 export { compileSchema } from './compile.js';
 export { checkSchema } from './meta.js';

@@ -49,7 +49,11 @@ export function isTrivial(schema: unknown): boolean {
   return true;
 }
 
-export function keywordContext(doc: DocumentCompiler, location: Location, schema: SchemaObject): KeywordContext {
+export function keywordContext(
+  doc: DocumentCompiler,
+  location: Location,
+  schema: SchemaObject,
+): KeywordContext {
   const docPath = location.docPath;
   const valueAt = (tokens: (string | number)[]): JsonSchema | undefined => {
     let cur: unknown = schema;

@@ -189,9 +189,7 @@ function matchesShape(shape: Shape, value: unknown): boolean {
     case 'schemaMap':
       return isSchemaObject(value) && Object.values(value).every(isSchema);
     case 'patternSchemaMap':
-      return (
-        isSchemaObject(value) && Object.entries(value).every(([k, v]) => isValidRegex(k) && isSchema(v))
-      );
+      return isSchemaObject(value) && Object.entries(value).every(([k, v]) => isValidRegex(k) && isSchema(v));
     case 'stringSetMap':
       return isSchemaObject(value) && Object.values(value).every(isStringSet);
     case 'dependencies':
@@ -211,7 +209,10 @@ function matchesShape(shape: Shape, value: unknown): boolean {
  * Checks that `schema` is valid for its declared (or the default) dialect. Returns issues whose
  * `instancePath` points into the schema document; an empty array means the schema is valid.
  */
-export function checkSchema(schema: JsonSchema, options: { defaultDialect?: Dialect } = {}): ValidationIssue[] {
+export function checkSchema(
+  schema: JsonSchema,
+  options: { defaultDialect?: Dialect } = {},
+): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const visit = (node: unknown, path: string, inherited: Dialect, depth: number): void => {
     if (typeof node === 'boolean') return;
@@ -256,7 +257,9 @@ export function checkSchema(schema: JsonSchema, options: { defaultDialect?: Dial
       });
       return;
     }
-    forEachSubschema(node, dialect, (sub, tokens) => visit(sub, appendPointer(path, ...tokens), dialect, depth + 1));
+    forEachSubschema(node, dialect, (sub, tokens) =>
+      visit(sub, appendPointer(path, ...tokens), dialect, depth + 1),
+    );
   };
   visit(schema, '', options.defaultDialect ?? '2020-12', 0);
   return issues;

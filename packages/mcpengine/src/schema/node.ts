@@ -101,6 +101,7 @@ export function compileNode(doc: DocumentCompiler, location: Location): Check {
   ) {
     check = withUnevaluated(cx, check);
   }
-  if (doc.index.usesDynamicRef && location.isResourceRoot) check = withScope(doc.scopeEntry(location.resource), check);
+  if (doc.index.usesDynamicRef && location.isResourceRoot)
+    check = withScope(doc.scopeEntry(location.resource), check);
   return check;
 }

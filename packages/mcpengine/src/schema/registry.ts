@@ -91,17 +91,28 @@ export function buildIndex(root: JsonSchema, rootDialect: Dialect, limits: Index
       throw new SchemaError('too-complex', `Schema has more than ${limits.maxSubschemas} subschemas`);
     }
     if (depth > limits.maxDepth) {
-      throw new SchemaError('too-complex', `Schema nesting exceeds ${limits.maxDepth} levels (at #${docPath})`);
+      throw new SchemaError(
+        'too-complex',
+        `Schema nesting exceeds ${limits.maxDepth} levels (at #${docPath})`,
+      );
     }
     if (typeof schema === 'boolean') {
       // Only the root can be reached here without a resource; give it one so refs to it work.
       const res = resource ?? addResource(base, docPath, dialect);
-      index.locations.set(docPath, { schema, docPath, baseUri: base, dialect, resource: res, isResourceRoot: !resource });
+      index.locations.set(docPath, {
+        schema,
+        docPath,
+        baseUri: base,
+        dialect,
+        resource: res,
+        isResourceRoot: !resource,
+      });
       return;
     }
     const id = schema['$id'];
     const hasId = typeof id === 'string';
-    if (schema['$schema'] !== undefined && (resource === undefined || hasId)) dialect = dialectOf(schema['$schema']);
+    if (schema['$schema'] !== undefined && (resource === undefined || hasId))
+      dialect = dialectOf(schema['$schema']);
 
     let isResourceRoot = resource === undefined;
     let newResourceUri: string | undefined = isResourceRoot ? base : undefined;

@@ -19,8 +19,14 @@ export type StandardResultLike<Output> =
   | { readonly issues: ReadonlyArray<StandardIssueLike> };
 
 export interface StandardJsonSchemaConverterLike {
-  readonly input: (options: { readonly target: string; readonly libraryOptions?: Record<string, unknown> }) => Record<string, unknown>;
-  readonly output: (options: { readonly target: string; readonly libraryOptions?: Record<string, unknown> }) => Record<string, unknown>;
+  readonly input: (options: {
+    readonly target: string;
+    readonly libraryOptions?: Record<string, unknown>;
+  }) => Record<string, unknown>;
+  readonly output: (options: {
+    readonly target: string;
+    readonly libraryOptions?: Record<string, unknown>;
+  }) => Record<string, unknown>;
 }
 
 /** A Standard Schema (validation), a Standard JSON Schema (conversion), or, ideally, both. */
@@ -114,7 +120,10 @@ function fromStandard<T>(schema: StandardSchemaLike<unknown, T>, options: ToolSc
   }
   if (exported === undefined) {
     const reason = failure instanceof Error ? failure.message : String(failure);
-    throw new SchemaError('invalid-schema', `${std.vendor} could not convert this schema to JSON Schema (${io}): ${reason}`);
+    throw new SchemaError(
+      'invalid-schema',
+      `${std.vendor} could not convert this schema to JSON Schema (${io}): ${reason}`,
+    );
   }
   // Clients assume 2020-12 without `$schema`, so a draft-07 export must say what it is.
   const jsonSchema =
@@ -131,7 +140,11 @@ function fromStandard<T>(schema: StandardSchemaLike<unknown, T>, options: ToolSc
     dialect: compiled.dialect,
     validate(value: unknown): ValidationResult<T> | Promise<ValidationResult<T>> {
       const result = validate(value);
-      return result instanceof Promise ? result.then((r) => toResult(r, vendor)) : toResult(result, vendor);
+      // A thenable, not necessarily a native Promise (it may come from another realm or a polyfill).
+      if (typeof (result as PromiseLike<unknown>).then === 'function') {
+        return Promise.resolve(result).then((r) => toResult(r, vendor));
+      }
+      return toResult(result as StandardResultLike<T>, vendor);
     },
   };
 }
@@ -148,6 +161,7 @@ export function toToolSchema<T = unknown>(
 ): ToolSchema<T> {
   if (isStandardSchema(input)) return fromStandard(input as StandardSchemaLike<unknown, T>, options);
   const validator = compileSchema<T>(input as JsonSchema, options);
-  const jsonSchema = typeof input === 'boolean' ? (input ? {} : { not: {} }) : (input as { [key: string]: unknown });
+  const jsonSchema =
+    typeof input === 'boolean' ? (input ? {} : { not: {} }) : (input as { [key: string]: unknown });
   return { jsonSchema, dialect: validator.dialect, validate: validator.validate };
 }

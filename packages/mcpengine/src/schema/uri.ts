@@ -16,7 +16,8 @@ const URI_PATTERN = /^(?:([^:/?#]+):)?(?:\/\/([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?
 function parse(uri: string): UriParts {
   const m = URI_PATTERN.exec(uri);
   // The pattern matches every string; the fallback only satisfies the type checker.
-  if (m === null) return { scheme: undefined, authority: undefined, path: uri, query: undefined, fragment: undefined };
+  if (m === null)
+    return { scheme: undefined, authority: undefined, path: uri, query: undefined, fragment: undefined };
   return {
     scheme: m[1]?.toLowerCase(),
     authority: m[2],
@@ -64,7 +65,13 @@ function merge(base: UriParts, refPath: string): string {
 export function resolveUri(base: string, ref: string): string {
   const r = parse(ref);
   const b = parse(base);
-  const t: UriParts = { scheme: undefined, authority: undefined, path: '', query: undefined, fragment: r.fragment };
+  const t: UriParts = {
+    scheme: undefined,
+    authority: undefined,
+    path: '',
+    query: undefined,
+    fragment: r.fragment,
+  };
   if (r.scheme !== undefined) {
     t.scheme = r.scheme;
     t.authority = r.authority;
@@ -95,4 +102,3 @@ export function splitFragment(uri: string): [string, string] {
   const hash = uri.indexOf('#');
   return hash === -1 ? [uri, ''] : [uri.slice(0, hash), uri.slice(hash + 1)];
 }
-

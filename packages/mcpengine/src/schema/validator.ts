@@ -3,6 +3,8 @@ import type { Dialect, JsonSchema, JsonSchemaValidator, ValidationResult } from 
 
 export interface ValidatorSettings {
   readonly maxIssues: number;
+  /** Whether the document has any `$ref`/`$dynamicRef`: only they touch `Ctx.depth`. */
+  readonly usesRefs: boolean;
   readonly usesDynamicRef: boolean;
 }
 
@@ -13,15 +15,18 @@ export function createValidator<T>(
   root: Check,
   settings: ValidatorSettings,
 ): JsonSchemaValidator<T> {
-  const { maxIssues, usesDynamicRef } = settings;
+  const { maxIssues, usesRefs, usesDynamicRef } = settings;
   // Validation is synchronous and runs no user code, so one fast-path context can be reused by every call.
   const fast: Ctx = { issues: null, maxIssues, depth: 0, scope: usesDynamicRef ? [] : null };
 
-  const is = (value: unknown): value is T => {
-    fast.depth = 0;
-    if (fast.scope !== null) fast.scope.length = 0;
-    return root(value, '', fast, null);
-  };
+  // Refs keep depth and scope balanced; the reset only guards against a previous call having thrown.
+  const is = usesRefs
+    ? (value: unknown): value is T => {
+        fast.depth = 0;
+        if (fast.scope !== null) fast.scope.length = 0;
+        return root(value, '', fast, null);
+      }
+    : (value: unknown): value is T => root(value, '', fast, null);
 
   const validate = (value: unknown): ValidationResult<T> => {
     // Valid values take the fast path; only failures pay for collecting issues.

@@ -27,7 +27,17 @@ const POSITIONS: Readonly<Record<Dialect, SchemaPositions>> = {
     map: ['$defs', 'definitions', 'properties', 'patternProperties', 'dependentSchemas'],
   },
   'draft-07': {
-    single: ['additionalItems', 'additionalProperties', 'propertyNames', 'not', 'if', 'then', 'else', 'contains', 'items'],
+    single: [
+      'additionalItems',
+      'additionalProperties',
+      'propertyNames',
+      'not',
+      'if',
+      'then',
+      'else',
+      'contains',
+      'items',
+    ],
     array: ['allOf', 'anyOf', 'oneOf', 'items'],
     map: ['definitions', 'properties', 'patternProperties', 'dependencies'],
   },

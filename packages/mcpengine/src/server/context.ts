@@ -62,6 +62,17 @@ export interface InputOptions {
   timeoutMs?: number;
 }
 
+/** What a transport lets a handler do with the request's own stream; absent when it offers nothing. */
+export interface RequestTransport {
+  /**
+   * Streamable HTTP up to 2025-11-25: closes the connection carrying this request's SSE stream without ending
+   * the stream (SEP-1699 polling). The client reconnects with `Last-Event-ID` and receives what was sent in
+   * between. Returns false when it cannot (no event store, or the request is already answered). Modern-era
+   * requests have no such control: closing their stream would cancel them.
+   */
+  closeSseStream?(options?: { retryMs?: number }): boolean;
+}
+
 /** Era-specific plumbing behind a context: where notifications go and how input is obtained. */
 export interface RequestIO {
   /** Sends a notification related to this request (on its response stream). */
@@ -85,6 +96,7 @@ export interface RequestContextInit {
   auth?: AuthInfo | undefined;
   sessionId?: string | undefined;
   state?: JsonObject | undefined;
+  transport?: RequestTransport | undefined;
 }
 
 export class RequestContext {
@@ -105,6 +117,8 @@ export class RequestContext {
    * Use it to avoid repeating work done before asking the client for input. JSON values only.
    */
   readonly state: JsonObject;
+  /** Transport-specific controls for this request's stream, when the transport offers any. */
+  readonly transport: RequestTransport | undefined;
 
   private readonly io: RequestIO;
   private readonly progressToken: ProgressToken | undefined;
@@ -126,6 +140,7 @@ export class RequestContext {
     this.auth = init.auth;
     this.sessionId = init.sessionId;
     this.state = init.state ?? {};
+    this.transport = init.transport;
   }
 
   /** Aborted when the client cancels the request, the connection closes, or input is required (modern). */

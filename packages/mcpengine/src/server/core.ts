@@ -42,6 +42,7 @@ import {
   type AuthInfo,
   type InputOptions,
   type RequestIO,
+  type RequestTransport,
 } from './context.js';
 import { capabilitiesFor, hasCapability, implementationFor, type ServerDefinition } from './definition.js';
 import type { CacheHint } from './features/resources.js';
@@ -54,9 +55,11 @@ import {
   type ListenHooks,
   type MethodSettings,
   type Outcome,
+  type SessionHooks,
 } from './methods.js';
-import { bindingDigest, openRequestState, sealRequestState } from './request-state.js';
+import { bindingSnapshot, digestOfSnapshot, openRequestState, sealRequestState } from './request-state.js';
 import type { ServerSecret } from './secret.js';
+import type { TaskEngine } from './tasks/engine.js';
 
 export interface ServerCoreSettings {
   readonly pageSize: number;
@@ -68,6 +71,8 @@ export interface ServerCoreSettings {
   readonly serverInfoInResults: boolean;
   readonly requestStateTtlMs: number;
   readonly inputTimeoutMs: number;
+  /** Long-running requests (tasks): created by `McpServer`, handed to the method handlers. */
+  readonly tasks?: TaskEngine | undefined;
   /** Receives internal errors that were answered with a generic -32603. */
   report(error: unknown, where: string): void;
   onRootsListChanged?(session: LegacySession): void;
@@ -82,6 +87,8 @@ export interface RequestEnv {
   /** Where notifications related to the request (progress, logs, listen events) are sent. */
   readonly outbox: Outbox;
   readonly auth?: AuthInfo | undefined;
+  /** Controls over the request's stream that the transport offers to handlers (`ctx.transport`). */
+  readonly transport?: RequestTransport | undefined;
   /** Called once the request's context exists; the returned function runs when the request ends. */
   track?(id: RequestId, ctx: RequestContext): () => void;
 }
@@ -125,12 +132,26 @@ export class ServerCore {
   }
 
   get modernRevisions(): Revision[] {
-    return newestFirst(this.definition.revisions.filter((r) => REVISION_SPECS[r].era === 'modern'));
+    return this.revisionsByEra().modern;
   }
 
   get legacyRevisions(): Revision[] {
-    return newestFirst(this.definition.revisions.filter((r) => REVISION_SPECS[r].era === 'legacy'));
+    return this.revisionsByEra().legacy;
   }
+
+  /** Both lists, computed once per list of served revisions (every modern request reads them). Frozen. */
+  private revisionsByEra(): { modern: Revision[]; legacy: Revision[] } {
+    const revisions = this.definition.revisions;
+    let cached = this.eraCache;
+    if (cached?.revisions !== revisions) {
+      const of = (era: string) =>
+        Object.freeze(newestFirst(revisions.filter((r) => REVISION_SPECS[r].era === era))) as Revision[];
+      cached = this.eraCache = { revisions, modern: of('modern'), legacy: of('legacy') };
+    }
+    return cached;
+  }
+
+  private eraCache: { revisions: readonly Revision[]; modern: Revision[]; legacy: Revision[] } | undefined;
 
   // ── errors ──────────────────────────────────────────────────────────────────────────────────────────
 
@@ -186,17 +207,18 @@ export class ServerCore {
 
       let round: InputRound | undefined;
       let onPending: () => void = () => {};
-      let binding: { digest: string; principal: string } | undefined;
+      let binding: (() => { digest: string; principal: string }) | undefined;
       let state: JsonObject | undefined;
       if (rule.inputRequired) {
         const responses = readInputResponses(params);
-        binding = {
-          digest: bindingDigest(request.method, pick(params, SALIENT_PARAMS[request.method] ?? [])),
-          principal: principalOf(env.auth),
-        };
+        // The digest is needed only to open or seal a requestState; most requests do neither.
+        const snapshot = bindingSnapshot(pick(params, SALIENT_PARAMS[request.method] ?? []));
+        let bound: { digest: string; principal: string } | undefined;
+        binding = () =>
+          (bound ??= { digest: digestOfSnapshot(request.method, snapshot), principal: principalOf(env.auth) });
         let answers: JsonObject = {};
         if (params.requestState !== undefined) {
-          const opened = openRequestState(this.settings.secret, params.requestState, binding);
+          const opened = openRequestState(this.settings.secret, params.requestState, binding());
           answers = opened.answers;
           state = opened.state;
         }
@@ -217,6 +239,7 @@ export class ServerCore {
         progressToken: readProgressToken(params),
         auth: env.auth,
         state,
+        transport: env.transport,
       });
       untrack = env.track?.(request.id, ctx);
       const call: Call = {
@@ -234,12 +257,13 @@ export class ServerCore {
       }
 
       let outcome: Outcome | typeof PENDING_INPUT;
+      // Armed before the handler runs: a handler may ask synchronously (a prompt's `get` does).
+      const pending = new Promise<typeof PENDING_INPUT>((resolve) => {
+        // Let every ask made in the same turn (e.g. Promise.all) register before answering.
+        onPending = () => setImmediate(() => resolve(PENDING_INPUT));
+      });
       const running = this.run(call);
       if (round) {
-        const pending = new Promise<typeof PENDING_INPUT>((resolve) => {
-          // Let every ask made in the same turn (e.g. Promise.all) register before answering.
-          onPending = () => setImmediate(() => resolve(PENDING_INPUT));
-        });
         running.catch(() => {});
         outcome = await Promise.race([running, pending]);
       } else {
@@ -256,7 +280,7 @@ export class ServerCore {
           requestState: sealRequestState(
             this.settings.secret,
             { answers: round!.consumed, state: ctx.state },
-            { ...binding!, ttlMs: this.settings.requestStateTtlMs },
+            { ...binding!(), ttlMs: this.settings.requestStateTtlMs },
           ),
         };
         return { json: serializeResult(request.id, this.finishModern(result, rule, definition)) };
@@ -328,18 +352,41 @@ export class ServerCore {
     return json;
   }
 
+  /** One settings object per definition and revision, shared by their requests (not rebuilt per request). */
   private methodSettings(revision: RevisionSpec, definition: ServerDefinition): MethodSettings {
-    return {
-      pageSize: this.settings.pageSize,
-      secret: this.settings.secret,
-      envelope: (scope) => this.listEnvelope(revision, definition, scope),
-    };
+    let perRevision = this.settingsCache.get(definition);
+    if (!perRevision) this.settingsCache.set(definition, (perRevision = new Map()));
+    let settings = perRevision.get(revision);
+    if (!settings) {
+      settings = {
+        pageSize: this.settings.pageSize,
+        secret: this.settings.secret,
+        envelope: (scope) => this.listEnvelope(revision, definition, scope),
+        tasks: this.settings.tasks,
+      };
+      perRevision.set(revision, settings);
+    }
+    return settings;
   }
+
+  private readonly settingsCache = new WeakMap<ServerDefinition, Map<RevisionSpec, MethodSettings>>();
 
   /** Adds the modern envelope: resultType, cache hints on cacheable results, serverInfo. */
   private finishModern(outcome: Outcome, rule: ClientMethodRule, definition: ServerDefinition): string {
     if (outcome instanceof RawResult) return outcome.json;
     const body = outcome as JsonObject;
+    if (
+      body.resultType === undefined &&
+      body._meta === undefined &&
+      !rule.cacheable &&
+      this.settings.serverInfoInResults &&
+      Object.getPrototypeOf(body) === Object.prototype
+    ) {
+      // The common case (a tool result): the envelope is appended to the body's JSON, no copy of the body.
+      const json = JSON.stringify(body);
+      const open = json === '{}' ? '{' : `${json.slice(0, -1)},`;
+      return `${open}"resultType":"complete","_meta":${this.serverInfoMetaJson(definition)}}`;
+    }
     const result: JsonObject = { ...body };
     const resultType = body.resultType ?? 'complete';
     result.resultType = resultType;
@@ -357,6 +404,11 @@ export class ServerCore {
       if (result.cacheScope === undefined) result.cacheScope = hint.scope;
     }
     if (this.settings.serverInfoInResults) {
+      if (body._meta === undefined) {
+        // The common case: the `_meta` holding only serverInfo is JSON made once per definition, appended.
+        const json = JSON.stringify(result);
+        return `${json.slice(0, -1)},"_meta":${this.serverInfoMetaJson(definition)}}`;
+      }
       const meta = isObject(body._meta) ? body._meta : {};
       result._meta = {
         ...meta,
@@ -365,6 +417,19 @@ export class ServerCore {
     }
     return JSON.stringify(result);
   }
+
+  /** `{"io.modelcontextprotocol/serverInfo":…}` for a definition, cached for the current one. */
+  private serverInfoMetaJson(definition: ServerDefinition): string {
+    if (this.serverInfoMeta?.definition !== definition) {
+      this.serverInfoMeta = {
+        definition,
+        json: `{${JSON.stringify(MetaKey.serverInfo)}:${this.serverInfoJson(definition)}}`,
+      };
+    }
+    return this.serverInfoMeta.json;
+  }
+
+  private serverInfoMeta: { definition: ServerDefinition; json: string } | undefined;
 
   private listenHooks(id: RequestId, outbox: Outbox, ctx: RequestContext): ListenHooks {
     return {
@@ -501,6 +566,7 @@ export class ServerCore {
         progressToken: readProgressToken(params),
         auth: env.auth,
         sessionId: session.id,
+        transport: env.transport,
       });
       session.inflight.set(request.id, ctx);
       untrack = env.track?.(request.id, ctx);
@@ -513,11 +579,8 @@ export class ServerCore {
         definition,
         caller: ctx.caller,
         settings: this.methodSettings(revision, definition),
-        session: {
-          setLogLevel: (level) => (session.logLevel = level as LoggingLevel),
-          subscribe: (uri) => session.resourceSubscriptions.add(uri),
-          unsubscribe: (uri) => session.resourceSubscriptions.delete(uri),
-        },
+        session: this.sessionHooks(session),
+        legacy: { session, outbox: env.outbox },
       };
       const outcome = await this.run(call);
       if (ctx._isAborted || outcome === null) return null;
@@ -539,6 +602,22 @@ export class ServerCore {
       untrack?.();
     }
   }
+
+  /** The hooks a legacy session offers its requests' handlers: made once per session, not per request. */
+  private sessionHooks(session: LegacySession): SessionHooks {
+    let hooks = this.hooksBySession.get(session);
+    if (!hooks) {
+      hooks = {
+        setLogLevel: (level) => (session.logLevel = level as LoggingLevel),
+        subscribe: (uri) => session.resourceSubscriptions.add(uri),
+        unsubscribe: (uri) => session.resourceSubscriptions.delete(uri),
+      };
+      this.hooksBySession.set(session, hooks);
+    }
+    return hooks;
+  }
+
+  private readonly hooksBySession = new WeakMap<LegacySession, SessionHooks>();
 
   handleLegacyNotification(session: LegacySession, notification: JsonRpcNotification): void {
     session.lastActivity = Date.now();

@@ -76,6 +76,8 @@ export function implementationFor(definition: ServerDefinition, revision: Revisi
 /** Whether a capability gate of the registry is satisfied by these capabilities. */
 export function hasCapability(caps: ServerCapabilities, gate: string): boolean {
   if (gate === 'resources.subscribe') return caps.resources?.subscribe === true;
+  if (gate.startsWith('extensions.'))
+    return caps.extensions?.[gate.slice('extensions.'.length)] !== undefined;
   return (caps as Record<string, unknown>)[gate] !== undefined;
 }
 

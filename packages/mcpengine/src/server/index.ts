@@ -11,6 +11,7 @@ export {
   type Caller,
   type ClientIdentity,
   type InputOptions,
+  type RequestTransport,
 } from './context.js';
 export type { ServerDefinition } from './definition.js';
 export { text } from './features/content.js';
@@ -24,5 +25,16 @@ export type {
 } from './features/resources.js';
 export type { PromptConfig, PromptArgumentConfig } from './features/prompts.js';
 export type { Completer, CompletionRequest } from './features/completion.js';
+export {
+  MemoryTaskStore,
+  TaskLimitError,
+  TASKS_EXTENSION,
+  type MemoryTaskStoreOptions,
+  type TaskOptions,
+  type TaskPage,
+  type TaskRecord,
+  type TaskStore,
+  type ToolTaskOptions,
+} from './tasks/index.js';
 export { ProtocolError, ErrorCode } from '../protocol/errors.js';
 export type { Outbox } from '../rpc/outbox.js';

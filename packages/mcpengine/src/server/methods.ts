@@ -25,9 +25,13 @@ import { finishPrompt, readPromptArguments } from './features/prompts.js';
 import { finishRead, resourceNotFound, type CompiledTemplate } from './features/resources.js';
 import { pickFields } from './features/content.js';
 import { finishToolResult, toolErrorResult, validateToolArguments } from './features/tools.js';
+import type { LegacySession } from './legacy-session.js';
 import type { RawResult } from './lists.js';
 import { listPage } from './lists.js';
 import type { ServerSecret } from './secret.js';
+import type { TaskEngine } from './tasks/engine.js';
+import { agreedTaskIds, TASK_METHOD_HANDLERS } from './tasks/methods.js';
+import { callToolAsTask, runsAsTask } from './tasks/tool-call.js';
 
 /** A request being served, with everything its handler may need. */
 export interface Call {
@@ -43,6 +47,8 @@ export interface Call {
   readonly session?: SessionHooks;
   /** Modern `subscriptions/listen` plumbing. */
   readonly listen?: ListenHooks;
+  /** Legacy era: the session and this request's stream (2025-11-25 tasks route server→client requests). */
+  readonly legacy?: { readonly session: LegacySession; readonly outbox: Outbox };
 }
 
 export interface MethodSettings {
@@ -50,6 +56,8 @@ export interface MethodSettings {
   readonly secret: ServerSecret;
   /** The JSON appended to list results (modern envelope), given the natural cache scope. */
   envelope(scope: CacheScope): string;
+  /** Long-running requests (tasks), when the server has them. */
+  readonly tasks?: TaskEngine | undefined;
 }
 
 export interface SessionHooks {
@@ -84,6 +92,9 @@ async function callTool(call: Call): Promise<Outcome> {
   const name = requireString(call.params, 'name');
   const tool = call.definition.toolsByName.get(name);
   if (!tool || !isVisible(tool, call.caller)) throw ProtocolError.invalidParams(`Unknown tool: ${name}`);
+  if (tool.taskSupport !== 'forbidden' || call.params.task !== undefined) {
+    if (runsAsTask(tool, call)) return callToolAsTask(tool, call, call.settings.tasks!);
+  }
   const checked = await validateToolArguments(tool, call.params, call.revision);
   if (!checked.ok) return checked.result as unknown as JsonObject;
   let returned: unknown;
@@ -314,6 +325,8 @@ async function listen(call: Call): Promise<Outcome> {
   if (!call.listen) throw ProtocolError.methodNotFound(call.method);
   const requested = readFilter(call.params);
   const agreed = agreedFilter(requested, capabilitiesFor(call.definition, call.revision));
+  const taskIds = await agreedTaskIds(call, requested.taskIds);
+  if (taskIds !== undefined) agreed.taskIds = taskIds;
   return call.listen.open(requested, agreed);
 }
 
@@ -331,4 +344,5 @@ export const METHOD_HANDLERS: Readonly<Record<string, MethodHandler>> = {
   'logging/setLevel': setLevel,
   'completion/complete': complete,
   'subscriptions/listen': listen,
+  ...TASK_METHOD_HANDLERS,
 };

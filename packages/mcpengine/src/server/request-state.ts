@@ -32,19 +32,50 @@ interface SealedPayload extends RequestStatePayload {
 
 /** A stable digest of the parts of a request that identify "the same request" across retries. */
 export function bindingDigest(method: string, salient: unknown): string {
-  return createHash('sha256').update(method).update('\0').update(canonicalJson(salient)).digest('base64url');
+  return createHash('sha256').update(`${method}\0${canonicalJson(salient)}`).digest('base64url');
+}
+
+/**
+ * The salient params as JSON text, taken when the request arrives (a handler may mutate its arguments later).
+ * The digest is computed from it only when a requestState is opened or sealed, which most requests never do.
+ * Params are JSON values, so `digestOfSnapshot(method, bindingSnapshot(x))` equals `bindingDigest(method, x)`.
+ */
+export function bindingSnapshot(salient: unknown): string {
+  return tooDeepIsInvalid(() => JSON.stringify(salient) ?? 'null');
+}
+
+export function digestOfSnapshot(method: string, snapshot: string): string {
+  return tooDeepIsInvalid(() => bindingDigest(method, JSON.parse(snapshot)));
+}
+
+/** JSON nested deeper than the stack allows (a RangeError) is unusable client params, not a server fault. */
+function tooDeepIsInvalid<T>(serialize: () => T): T {
+  try {
+    return serialize();
+  } catch (error) {
+    if (error instanceof RangeError) throw ProtocolError.invalidParams('Invalid params: nested too deeply');
+    throw error;
+  }
 }
 
 /** JSON with sorted object keys, so that equal values always hash equally. */
 export function canonicalJson(value: unknown): string {
   if (value === undefined) return 'null';
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + canonicalJson(value[i]);
+    return out + ']';
+  }
   const object = value as Record<string, unknown>;
-  const keys = Object.keys(object)
-    .filter((k) => object[k] !== undefined)
-    .sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(object[k])}`).join(',')}}`;
+  const keys = Object.keys(object).sort();
+  let out = '{';
+  for (const key of keys) {
+    const child = object[key];
+    if (child === undefined) continue;
+    out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(child)}`;
+  }
+  return out + '}';
 }
 
 export function sealRequestState(

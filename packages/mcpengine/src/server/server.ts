@@ -29,6 +29,7 @@ import {
 import { compileTool, type CompiledTool, type ToolConfig } from './features/tools.js';
 import type { LegacySession } from './legacy-session.js';
 import { ServerSecret } from './secret.js';
+import { taskCapabilities, TaskEngine, type TaskOptions } from './tasks/index.js';
 
 export interface ServerOptions {
   name: string;
@@ -62,6 +63,8 @@ export interface ServerOptions {
   inputTimeoutMs?: number;
   /** Receives internal errors (answered to clients as a generic -32603). Default: a line on stderr. */
   onError?: (error: unknown, where: string) => void;
+  /** Long-running requests (tasks): store, retention, limits. Tasks are on when a tool allows them. */
+  tasks?: TaskOptions;
 }
 
 /** A registered feature: switch it on and off, replace it, or remove it at runtime. */
@@ -119,6 +122,7 @@ export class McpServer {
       inputTimeoutMs: options.inputTimeoutMs ?? 300_000,
       report,
       onRootsListChanged: (session) => this.rootsListeners.forEach((listener) => listener(session)),
+      tasks: new TaskEngine(options.tasks, { listeners: () => this.core.broadcaster.listeners, report }),
     };
     if (settings.pageSize < 1 || !Number.isInteger(settings.pageSize))
       throw new TypeError('pageSize must be a positive integer');
@@ -246,6 +250,9 @@ export class McpServer {
       [...this.entries.prompts.values()].some((e) => e.compiled.completers.size > 0) ||
       [...this.entries.templates.values()].some((e) => e.compiled.config.complete !== undefined);
     if (completers || declared.completions) caps.completions = declared.completions ?? {};
+    if ([...this.entries.tools.values()].some((e) => e.compiled.taskSupport !== 'forbidden')) {
+      Object.assign(caps, taskCapabilities(declared));
+    }
     return caps;
   }
 
@@ -299,6 +306,7 @@ export class McpServer {
    */
   async close(options: { drainTimeoutMs?: number } = {}): Promise<void> {
     this.core.close();
+    this.core.settings.tasks?.close();
     const connections = [...this.connections];
     await Promise.all(connections.map((c) => c.drain(options.drainTimeoutMs ?? 2_000)));
     await Promise.all(connections.map((c) => c.close()));

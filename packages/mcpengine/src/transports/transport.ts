@@ -5,6 +5,8 @@
  * that, so that malformed input is answered in one place with the spec's error codes. Outbound messages are
  * handed over already serialized so that pre-serialized payloads (list pages) are never re-encoded.
  */
+import type { RequestId } from '../protocol/types.js';
+
 export interface Transport {
   /** Starts delivering inbound messages to `handlers`. Called exactly once, before any `send`. */
   start(handlers: TransportHandlers): void | Promise<void>;
@@ -30,6 +32,18 @@ export interface TransportHandlers {
    * transport calls `end`, it waits for its owner to call `close()`.
    */
   end?(): void;
+  /**
+   * Optional, for transports that see requests and responses apart (HTTP): request `id` will get no response
+   * (an HTTP error status without a JSON-RPC answer, a broken stream, an oversized body). The owner fails it now
+   * instead of waiting for its timeout. `error` is local, never the peer's answer.
+   */
+  requestFailed?(id: RequestId, error: Error): void;
+  /**
+   * Optional: the server ended the session (legacy Streamable HTTP: HTTP 404 to a request in a session). The
+   * owner starts a new one by sending `initialize` again; the transport holds what it was sending and sends
+   * it once in the new session. Without this handler, held requests fail through `requestFailed`.
+   */
+  sessionExpired?(): void;
 }
 
 export type InboundProblem = { kind: 'too-large'; limit: number; size: number } | { kind: 'invalid-utf8' };

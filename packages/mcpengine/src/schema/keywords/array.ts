@@ -127,7 +127,13 @@ function compileCounts(cx: KeywordContext, out: Check[]): void {
       if (!Array.isArray(v)) return true;
       const dup = findDuplicate(v);
       if (dup === undefined) return true;
-      report(c, p, schemaPath, 'uniqueItems', `must not have duplicate items (items ${dup[0]} and ${dup[1]} are equal)`);
+      report(
+        c,
+        p,
+        schemaPath,
+        'uniqueItems',
+        `must not have duplicate items (items ${dup[0]} and ${dup[1]} are equal)`,
+      );
       return false;
     });
   }

@@ -106,7 +106,13 @@ function compileOneOf(cx: KeywordContext, out: Check[]): void {
       forward(c, failed);
       report(c, p, schemaPath, 'oneOf', 'must match exactly one schema in oneOf');
     } else {
-      report(c, p, schemaPath, 'oneOf', `must match exactly one schema in oneOf, but matches ${passed.join(', ')}`);
+      report(
+        c,
+        p,
+        schemaPath,
+        'oneOf',
+        `must match exactly one schema in oneOf, but matches ${passed.join(', ')}`,
+      );
     }
     return false;
   });
@@ -130,7 +136,10 @@ function compileNot(cx: KeywordContext, out: Check[]): void {
 
 function compileConditional(cx: KeywordContext, out: Check[]): void {
   const s = cx.schema;
-  if (s['if'] === undefined || (s['then'] === undefined && s['else'] === undefined && !cx.doc.index.usesUnevaluated)) {
+  if (
+    s['if'] === undefined ||
+    (s['then'] === undefined && s['else'] === undefined && !cx.doc.index.usesUnevaluated)
+  ) {
     return;
   }
   const condition = cx.sub('if');
@@ -147,7 +156,13 @@ function compileConditional(cx: KeywordContext, out: Check[]): void {
     if (holds && a !== null && conditionAnn !== null) mergeAnn(a, conditionAnn);
     const branch = holds ? then : otherwise;
     if (branch === undefined || branch(v, p, c, a)) return true;
-    report(c, p, holds ? thenPath : elsePath, holds ? 'then' : 'else', `must match "${holds ? 'then' : 'else'}" schema`);
+    report(
+      c,
+      p,
+      holds ? thenPath : elsePath,
+      holds ? 'then' : 'else',
+      `must match "${holds ? 'then' : 'else'}" schema`,
+    );
     return false;
   });
 }

@@ -13,7 +13,10 @@ function toDecimal(n: number): Decimal {
   const [coefficient = '0', exp = '0'] = String(n).split('e');
   const dot = coefficient.indexOf('.');
   const digits = dot === -1 ? coefficient : coefficient.slice(0, dot) + coefficient.slice(dot + 1);
-  return { mantissa: BigInt(digits), exponent: Number(exp) - (dot === -1 ? 0 : coefficient.length - dot - 1) };
+  return {
+    mantissa: BigInt(digits),
+    exponent: Number(exp) - (dot === -1 ? 0 : coefficient.length - dot - 1),
+  };
 }
 
 function decimalMultiple(value: number, divisor: Decimal): boolean {
@@ -54,7 +57,14 @@ export const compileNumber: KeywordCompiler = (cx, out) => {
   const exMin = num(s['exclusiveMinimum']);
   const exMax = num(s['exclusiveMaximum']);
   const divisor = num(s['multipleOf']);
-  if (!ownsType && min === undefined && max === undefined && exMin === undefined && exMax === undefined && divisor === undefined) {
+  if (
+    !ownsType &&
+    min === undefined &&
+    max === undefined &&
+    exMin === undefined &&
+    exMax === undefined &&
+    divisor === undefined
+  ) {
     return;
   }
   const lo = min ?? -Infinity;
@@ -82,14 +92,22 @@ export const compileNumber: KeywordCompiler = (cx, out) => {
     if (max !== undefined && !(v <= max)) fail('maximum', `must be <= ${max}`);
     if (exMin !== undefined && !(v > exMin)) fail('exclusiveMinimum', `must be > ${exMin}`);
     if (exMax !== undefined && !(v < exMax)) fail('exclusiveMaximum', `must be < ${exMax}`);
-    if (divisor !== undefined && !isMultipleOf(v, divisor, exact)) fail('multipleOf', `must be a multiple of ${divisor}`);
+    if (divisor !== undefined && !isMultipleOf(v, divisor, exact))
+      fail('multipleOf', `must be a multiple of ${divisor}`);
     return ok;
   };
 
   out.push((v, p, c) => {
     if (typeof v !== 'number') return failType === undefined || failType(p, c);
-    if (failType !== undefined && (integer ? !Number.isInteger(v) : !Number.isFinite(v))) return failType(p, c);
-    if (v >= lo && v <= hi && v > exLo && v < exHi && (divisor === undefined || isMultipleOf(v, divisor, exact))) {
+    if (failType !== undefined && (integer ? !Number.isInteger(v) : !Number.isFinite(v)))
+      return failType(p, c);
+    if (
+      v >= lo &&
+      v <= hi &&
+      v > exLo &&
+      v < exHi &&
+      (divisor === undefined || isMultipleOf(v, divisor, exact))
+    ) {
       return true;
     }
     return explain(v, p, c);

@@ -2,10 +2,106 @@ import { annotateProp, hasOwn, isObject, ownValue, report, type Check, type Ctx 
 import { escapeToken } from '../pointer.js';
 import type { KeywordCompiler, KeywordContext } from '../keyword.js';
 import { isSchema, isSchemaObject } from '../vocabulary.js';
-import { compilePattern } from './string.js';
+import { codePointLength, compilePattern } from './string.js';
 import { claimedType, typeFailure } from './type.js';
 
-const child = (c: Ctx, p: string, key: string): string => (c.issues === null ? '' : p + '/' + escapeToken(key));
+const child = (c: Ctx, p: string, key: string): string =>
+  c.issues === null ? '' : p + '/' + escapeToken(key);
+
+/** Leaf kinds the object fast path checks inline, without calling the property's compiled closure. */
+const enum Leaf {
+  None = 0,
+  String = 1,
+  Integer = 2,
+  Number = 3,
+  Boolean = 4,
+  Null = 5,
+}
+
+const LEAF_TYPES: Readonly<Record<string, Leaf>> = {
+  string: Leaf.String,
+  integer: Leaf.Integer,
+  number: Leaf.Number,
+  boolean: Leaf.Boolean,
+  null: Leaf.Null,
+};
+
+const LEAF_KEYWORDS = new Set([
+  'type',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minLength',
+  'maxLength',
+  'title',
+  'description',
+  'default',
+  'examples',
+  '$comment',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+]);
+
+/** Bounds of an inline leaf: lengths for strings, values for numbers; ±Infinity when absent. */
+interface LeafSpec {
+  kind: Leaf;
+  lo: number;
+  hi: number;
+  exLo: number;
+  exHi: number;
+}
+
+const NO_LEAF: LeafSpec = { kind: Leaf.None, lo: 0, hi: 0, exLo: 0, exHi: 0 };
+
+/**
+ * Most tool arguments are plain typed leaves (`{ type: 'string', description }`, `{ type: 'integer',
+ * minimum: 0 }`). Checking those inline saves a closure call per property on the hot path.
+ */
+function leafSpec(schema: unknown): LeafSpec {
+  if (typeof schema !== 'object' || schema === null) return NO_LEAF;
+  const s = schema as Record<string, unknown>;
+  for (const key in s) if (!LEAF_KEYWORDS.has(key)) return NO_LEAF;
+  const kind = typeof s['type'] === 'string' && Object.hasOwn(LEAF_TYPES, s['type']) ? LEAF_TYPES[s['type']] : undefined;
+  if (kind === undefined) return NO_LEAF;
+  const num = (k: string, fallback: number): number => (typeof s[k] === 'number' ? s[k] : fallback);
+  if (kind === Leaf.String) {
+    return { kind, lo: num('minLength', 0), hi: num('maxLength', Infinity), exLo: -Infinity, exHi: Infinity };
+  }
+  return {
+    kind,
+    lo: num('minimum', -Infinity),
+    hi: num('maximum', Infinity),
+    exLo: num('exclusiveMinimum', -Infinity),
+    exHi: num('exclusiveMaximum', Infinity),
+  };
+}
+
+function leafOk(spec: LeafSpec, x: unknown): boolean {
+  switch (spec.kind) {
+    case Leaf.String:
+      return (
+        typeof x === 'string' &&
+        (x.length <= spec.hi || codePointLength(x) <= spec.hi) &&
+        (x.length >= 2 * spec.lo || (x.length >= spec.lo && codePointLength(x) >= spec.lo))
+      );
+    case Leaf.Integer:
+      return Number.isInteger(x) && numberInRange(spec, x as number);
+    case Leaf.Number:
+      return typeof x === 'number' && Number.isFinite(x) && numberInRange(spec, x);
+    case Leaf.Boolean:
+      return typeof x === 'boolean';
+    case Leaf.Null:
+      return x === null;
+    default:
+      return true;
+  }
+}
+
+function numberInRange(spec: LeafSpec, x: number): boolean {
+  return x >= spec.lo && x <= spec.hi && x > spec.exLo && x < spec.exHi;
+}
 
 /**
  * `type: object`, `required`, `properties`, `patternProperties` and `additionalProperties` as one closure. The
@@ -22,7 +118,13 @@ function compileShape(cx: KeywordContext, out: Check[]): void {
   const names = Object.keys(props);
   const patternSources = Object.keys(patternProps);
   const hasAdditional = additionalSchema !== undefined;
-  if (!ownsType && names.length === 0 && patternSources.length === 0 && !hasAdditional && required.length === 0) {
+  if (
+    !ownsType &&
+    names.length === 0 &&
+    patternSources.length === 0 &&
+    !hasAdditional &&
+    required.length === 0
+  ) {
     return;
   }
 
@@ -35,7 +137,9 @@ function compileShape(cx: KeywordContext, out: Check[]): void {
   }));
   const additionalFalse = additionalSchema === false;
   const additional =
-    !hasAdditional || additionalFalse || cx.trivial('additionalProperties') ? undefined : cx.sub('additionalProperties');
+    !hasAdditional || additionalFalse || cx.trivial('additionalProperties')
+      ? undefined
+      : cx.sub('additionalProperties');
   const scanKeys = patterns.length > 0 || hasAdditional;
   const requiredPath = cx.at('required');
   const additionalPath = cx.at('additionalProperties');
@@ -77,7 +181,13 @@ function compileShape(cx: KeywordContext, out: Check[]): void {
       }
       if (matched) continue;
       if (additionalFalse) {
-        report(c, p, additionalPath, 'additionalProperties', `must not have additional property ${JSON.stringify(key)}`);
+        report(
+          c,
+          p,
+          additionalPath,
+          'additionalProperties',
+          `must not have additional property ${JSON.stringify(key)}`,
+        );
         if (c.issues === null) return false;
         ok = false;
       } else if (additional !== undefined && !additional(x, child(c, p, key), c, null)) {
@@ -99,12 +209,14 @@ function compileShape(cx: KeywordContext, out: Check[]): void {
   let requiredMask = 0;
   for (const r of required) requiredMask |= 1 << (lookup.get(r) as number);
   const declared = names.length;
-  const fastEligible = n <= 31 && !fastNames.includes('__proto__');
+  const leaves = names.map((name) => leafSpec(props[name]));
+  // With `patternProperties`, declared names may match patterns too; the general path handles that.
+  const fastEligible = n <= 31 && patterns.length === 0 && !fastNames.includes('__proto__');
   const linear = n <= 8;
-  const simpleAdditional = patterns.length === 0;
 
   out.push((v, p, c, a) => {
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) return failType === undefined || failType(p, c);
+    if (typeof v !== 'object' || v === null || Array.isArray(v))
+      return failType === undefined || failType(p, c);
     const obj = v as Record<string, unknown>;
     if (!fastEligible || c.issues !== null || a !== null) return general(obj, p, c, a);
     let seen = 0;
@@ -120,14 +232,19 @@ function compileShape(cx: KeywordContext, out: Check[]): void {
       }
       if (i < declared) {
         seen |= 1 << i;
+        const leaf = leaves[i] as LeafSpec;
+        if (leaf.kind !== Leaf.None) {
+          if (!leafOk(leaf, x)) return false;
+          continue;
+        }
         const check = checks[i];
         if (check !== undefined && !check(x, '', c, null)) return false;
         continue;
       }
       if (i < n) seen |= 1 << i;
       if (!scanKeys) continue;
-      // Not a declared property: `patternProperties`, then `additionalProperties`, decide.
-      if (!simpleAdditional || key === '__proto__') return general(obj, p, c, a);
+      // Not a declared property: `additionalProperties` decides (`__proto__` needs the careful read).
+      if (key === '__proto__') return general(obj, p, c, a);
       if (additionalFalse) return false;
       if (additional !== undefined && !additional(x, '', c, null)) return false;
     }
@@ -172,7 +289,8 @@ function compileDependencies(cx: KeywordContext, out: Check[]): void {
     for (const name of Object.keys(value)) {
       const dep = value[name];
       if (allowRequired && Array.isArray(dep)) {
-        if (dep.length > 0) required.push({ name, needs: dep as string[], schemaPath: cx.at(keyword, name), keyword });
+        if (dep.length > 0)
+          required.push({ name, needs: dep as string[], schemaPath: cx.at(keyword, name), keyword });
       } else if (allowSchemas && isSchema(dep) && !cx.trivial(keyword, name)) {
         schemas.push({ name, check: cx.sub(keyword, name) });
       }

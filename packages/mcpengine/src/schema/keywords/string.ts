@@ -44,7 +44,8 @@ export const compileString: KeywordCompiler = (cx, out) => {
     formatName !== undefined && cx.doc.assertFormats && Object.hasOwn(FORMATS, formatName)
       ? FORMATS[formatName]
       : undefined;
-  if (!ownsType && max === undefined && min === undefined && pattern === undefined && format === undefined) return;
+  if (!ownsType && max === undefined && min === undefined && pattern === undefined && format === undefined)
+    return;
   const failType = ownsType ? typeFailure(cx) : undefined;
   if (max === undefined && min === undefined && pattern === undefined && format === undefined) {
     out.push((v, p, c) => typeof v === 'string' || (failType as (p: string, c: Ctx) => false)(p, c));
@@ -52,7 +53,12 @@ export const compileString: KeywordCompiler = (cx, out) => {
   }
   const hi = max ?? Infinity;
   const lo = min ?? 0;
-  const paths = { maxLength: cx.at('maxLength'), minLength: cx.at('minLength'), pattern: cx.at('pattern'), format: cx.at('format') };
+  const paths = {
+    maxLength: cx.at('maxLength'),
+    minLength: cx.at('minLength'),
+    pattern: cx.at('pattern'),
+    format: cx.at('format'),
+  };
 
   out.push((v, p, c) => {
     if (typeof v !== 'string') return failType === undefined || failType(p, c);

@@ -24,7 +24,9 @@ const NOUNS: Readonly<Record<string, string>> = {
 
 export function describeTypes(types: readonly string[]): string {
   const nouns = types.map((t) => NOUNS[t] ?? t);
-  return nouns.length <= 1 ? (nouns[0] ?? '') : nouns.slice(0, -1).join(', ') + ' or ' + nouns[nouns.length - 1];
+  return nouns.length <= 1
+    ? (nouns[0] ?? '')
+    : nouns.slice(0, -1).join(', ') + ' or ' + nouns[nouns.length - 1];
 }
 
 /**

@@ -11,8 +11,12 @@ export function withUnevaluated(cx: KeywordContext, inner: Check): Check {
   const hasItems = s['unevaluatedItems'] !== undefined;
   const propsFalse = s['unevaluatedProperties'] === false;
   const itemsFalse = s['unevaluatedItems'] === false;
-  const propsCheck = hasProps && !propsFalse && !cx.trivial('unevaluatedProperties') ? cx.sub('unevaluatedProperties') : undefined;
-  const itemsCheck = hasItems && !itemsFalse && !cx.trivial('unevaluatedItems') ? cx.sub('unevaluatedItems') : undefined;
+  const propsCheck =
+    hasProps && !propsFalse && !cx.trivial('unevaluatedProperties')
+      ? cx.sub('unevaluatedProperties')
+      : undefined;
+  const itemsCheck =
+    hasItems && !itemsFalse && !cx.trivial('unevaluatedItems') ? cx.sub('unevaluatedItems') : undefined;
   const propsPath = cx.at('unevaluatedProperties');
   const itemsPath = cx.at('unevaluatedItems');
 
@@ -45,7 +49,13 @@ export function withUnevaluated(cx: KeywordContext, inner: Check): Check {
           const x = ownValue(obj, key);
           if (x === undefined || seen?.has(key)) continue;
           if (propsFalse) {
-            report(c, p, propsPath, 'unevaluatedProperties', `must not have unevaluated property ${JSON.stringify(key)}`);
+            report(
+              c,
+              p,
+              propsPath,
+              'unevaluatedProperties',
+              `must not have unevaluated property ${JSON.stringify(key)}`,
+            );
           } else if (propsCheck === undefined || propsCheck(x, childPath(c, p, key), c, null)) {
             continue;
           }

@@ -2,6 +2,7 @@
  * Tools: configuration, compilation (once, at registration), and the call path.
  */
 import { ErrorCode, ProtocolError } from '../../protocol/errors.js';
+import { compileHeaderParams, type HeaderParam } from '../../protocol/param-headers.js';
 import type { RevisionSpec } from '../../protocol/revisions.js';
 import type {
   CallToolResult,
@@ -21,6 +22,7 @@ import {
   type ToolSchema,
 } from '../../schema/index.js';
 import type { Caller, RequestContext } from '../context.js';
+import type { ToolTaskOptions } from '../tasks/types.js';
 import { adaptContent, contentProblem, pickFields, text } from './content.js';
 
 /** What a tool handler may return: a full result, a bare string (one text block), or an explicit input request. */
@@ -41,7 +43,10 @@ export interface ToolConfig<Args = JsonObject> {
   /** When set, every successful result must carry `structuredContent` matching it. */
   outputSchema?: JsonSchema | StandardSchemaLike;
   annotations?: ToolAnnotations;
+  /** `taskSupport: 'optional' | 'required'` lets the tool run as a task (see `task`); default forbidden. */
   execution?: ToolExecution;
+  /** Task settings and the in-request `prepare` step, for tools whose `execution.taskSupport` allows tasks. */
+  task?: ToolTaskOptions<Args>;
   icons?: Icon[];
   _meta?: MetaObject;
   /** Decides per caller whether the tool is listed and callable (scopes, client identity …). */
@@ -56,6 +61,11 @@ export interface CompiledTool {
   readonly output: ToolSchema | undefined;
   readonly visible: ((caller: Caller) => boolean) | undefined;
   readonly handler: ToolHandler<unknown>;
+  /** Parameters mirrored into `Mcp-Param-*` HTTP headers (`x-mcp-header`), checked at registration. */
+  readonly headerParams: readonly HeaderParam[];
+  /** `execution.taskSupport`, defaulted. */
+  readonly taskSupport: 'forbidden' | 'optional' | 'required';
+  readonly task: ToolTaskOptions<unknown> | undefined;
   /** The descriptor as JSON for a revision (only the fields that revision defines), computed once. */
   json(revision: RevisionSpec): string;
 }
@@ -74,6 +84,12 @@ export function compileTool<Args>(config: ToolConfig<Args>): CompiledTool {
   const input = toToolSchema(config.inputSchema ?? NO_ARGUMENTS, { io: 'input' });
   if (input.jsonSchema.type !== 'object') {
     throw new TypeError(`Tool "${config.name}": inputSchema must describe an object ("type": "object")`);
+  }
+  let headerParams: HeaderParam[];
+  try {
+    headerParams = compileHeaderParams(input.jsonSchema);
+  } catch (error) {
+    throw new TypeError(`Tool "${config.name}": ${(error as Error).message}`, { cause: error });
   }
   const output =
     config.outputSchema === undefined ? undefined : toToolSchema(config.outputSchema, { io: 'output' });
@@ -99,6 +115,9 @@ export function compileTool<Args>(config: ToolConfig<Args>): CompiledTool {
     output,
     visible: config.visible,
     handler: config.handler as ToolHandler<unknown>,
+    headerParams,
+    taskSupport: compileTaskSupport(config),
+    task: config.task as ToolTaskOptions<unknown> | undefined,
     json(revision) {
       let json = jsonByRevision.get(revision);
       if (json === undefined) {
@@ -108,6 +127,21 @@ export function compileTool<Args>(config: ToolConfig<Args>): CompiledTool {
       return json;
     },
   };
+}
+
+function compileTaskSupport<Args>(config: ToolConfig<Args>): CompiledTool['taskSupport'] {
+  const support = config.execution?.taskSupport ?? 'forbidden';
+  if (support !== 'forbidden' && support !== 'optional' && support !== 'required') {
+    throw new TypeError(
+      `Tool "${config.name}": execution.taskSupport must be forbidden, optional or required`,
+    );
+  }
+  if (config.task !== undefined && support === 'forbidden') {
+    throw new TypeError(
+      `Tool "${config.name}": task settings need execution.taskSupport 'optional' or 'required'`,
+    );
+  }
+  return support;
 }
 
 function deepFreeze(value: unknown): void {

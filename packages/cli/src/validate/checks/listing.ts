@@ -1,0 +1,120 @@
+/**
+ * Reading a paginated list to the end, keeping every page as evidence and noting what pagination got wrong.
+ */
+import { brief, callEvidence } from '../evidence.js';
+import { isObject, resultOf, type CallResult, type JsonObject } from '../wire/channel.js';
+import type { ProbeContext } from './context.js';
+import { isResult } from './expect.js';
+import { defineCheck } from './registry.js';
+
+export const PAGINATION_CURSORS = defineCheck(
+  'pagination.cursors',
+  'pagination',
+  'Following nextCursor reaches the end of a list without repeating a cursor or an item',
+);
+export const CACHING_HINTS = defineCheck(
+  'caching.hints',
+  'caching',
+  'Cacheable results carry ttlMs (an integer ≥ 0) and cacheScope, the same cacheScope on every page of a list',
+);
+
+/** 2026-07-28: the caching hints of one result; problems, or an empty list. */
+export function cachingProblems(result: JsonObject | undefined): string[] {
+  if (result === undefined || result['resultType'] !== 'complete') return [];
+  const problems: string[] = [];
+  const ttl = result['ttlMs'];
+  if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 0) problems.push(`ttlMs is ${brief(ttl)}, not an integer ≥ 0`);
+  if (result['cacheScope'] !== 'public' && result['cacheScope'] !== 'private') problems.push(`cacheScope is ${brief(result['cacheScope'])}`);
+  return problems;
+}
+
+/** Records the caching check for a single cacheable result (2026-07-28). */
+export function judgeCaching(ctx: ProbeContext, call: CallResult, label: string): void {
+  if (ctx.era !== 'modern') return;
+  const result = resultOf(call);
+  if (result === undefined || result['resultType'] !== 'complete') return;
+  const problems = cachingProblems(result);
+  ctx.expect(CACHING_HINTS, problems.length === 0, `${label}: ttlMs ${brief(result['ttlMs'])}, cacheScope ${brief(result['cacheScope'])}`, `${label}: ${problems.join('; ')}`, [callEvidence(call, label)]);
+}
+
+/** Records the pagination and caching checks for a listing. */
+export function judgeListing(ctx: ProbeContext, method: string, listing: Listing, key: string): void {
+  if (listing.failure === undefined) {
+    const repeated = duplicates(listing.items, key === 'resourceTemplates' ? 'uriTemplate' : key === 'resources' ? 'uri' : 'name');
+    const problems = [...listing.paginationProblems, ...(listing.pages.length > 1 && repeated.length > 0 ? [`items repeated across pages: ${repeated.join(', ')}`] : [])];
+    if (listing.pages.length > 1 || problems.length > 0) {
+      ctx.expect(PAGINATION_CURSORS, problems.length === 0, `${method}: ${listing.pages.length} pages read to the end`, `${method}: ${problems.join('; ')}`, listing.pages.slice(-2).map((c) => callEvidence(c, method)));
+    } else {
+      ctx.notApplicable(PAGINATION_CURSORS, `${method} fits in one page`);
+    }
+  }
+  if (ctx.era !== 'modern') return;
+  const scopes = new Set<unknown>();
+  for (const page of listing.pages) {
+    const result = resultOf(page);
+    if (result === undefined || result['resultType'] !== 'complete') continue;
+    scopes.add(result['cacheScope']);
+    const problems = cachingProblems(result);
+    ctx.expect(CACHING_HINTS, problems.length === 0, `${method}: ttlMs ${brief(result['ttlMs'])}, cacheScope ${brief(result['cacheScope'])}`, `${method}: ${problems.join('; ')}`, [callEvidence(page, method)]);
+  }
+  if (scopes.size > 1) ctx.fail(CACHING_HINTS, `${method}: pages disagree on cacheScope (${brief([...scopes])})`, listing.pages.map((c) => callEvidence(c, method)).slice(0, 3));
+}
+
+export interface Listing {
+  readonly items: JsonObject[];
+  readonly pages: CallResult[];
+  /** Set when the listing failed (first page or a later one). */
+  readonly failure?: string;
+  /** Pagination problems: a repeated cursor, more pages than the limit, items repeated across pages. */
+  readonly paginationProblems: readonly string[];
+}
+
+const MAX_PAGES = 50;
+
+export async function listAll(ctx: ProbeContext, method: string, key: string): Promise<Listing> {
+  const items: JsonObject[] = [];
+  const pages: CallResult[] = [];
+  const problems: string[] = [];
+  const cursors = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const call = await ctx.rpc(method, cursor === undefined ? {} : { cursor });
+    pages.push(call);
+    const result = resultOf(call);
+    if (result === undefined) {
+      const why = isResult(call).detail;
+      return { items, pages, failure: page === 0 ? why : `page ${page + 1} (cursor ${brief(cursor)}): ${why}`, paginationProblems: problems };
+    }
+    const list = result[key];
+    if (!Array.isArray(list)) {
+      return { items, pages, failure: `the result has no ${key} array`, paginationProblems: problems };
+    }
+    items.push(...list.filter(isObject));
+    const next = result['nextCursor'];
+    if (next === undefined || next === null) return { items, pages, paginationProblems: problems };
+    if (typeof next !== 'string') {
+      problems.push(`nextCursor is ${brief(next)}, not a string`);
+      return { items, pages, paginationProblems: problems };
+    }
+    if (cursors.has(next)) {
+      problems.push(`nextCursor ${brief(next)} was returned twice (the listing would loop)`);
+      return { items, pages, paginationProblems: problems };
+    }
+    cursors.add(next);
+    cursor = next;
+  }
+  problems.push(`more than ${MAX_PAGES} pages; reading stopped`);
+  return { items, pages, paginationProblems: problems };
+}
+
+/** Items whose `key` value appears more than once. */
+export function duplicates(items: readonly JsonObject[], key: string): string[] {
+  const seen = new Set<unknown>();
+  const repeated = new Set<string>();
+  for (const item of items) {
+    const value = item[key];
+    if (seen.has(value)) repeated.add(String(value));
+    seen.add(value);
+  }
+  return [...repeated];
+}

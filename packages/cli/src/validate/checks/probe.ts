@@ -1,0 +1,25 @@
+/**
+ * A probe: one piece of interaction with the server that yields outcomes for a set of checks. Any of its checks
+ * left without an outcome is reported as not run (never as passed).
+ */
+import type { Revision } from '../../catalog/model.js';
+import type { TransportKind } from '../wire/channel.js';
+import type { Era, ProbeContext } from './context.js';
+
+export interface Probe {
+  readonly name: string;
+  readonly checks: readonly string[];
+  /** The eras it runs in. */
+  readonly eras: readonly Era[];
+  /** The transports it runs on (default: all). */
+  readonly transports?: readonly TransportKind[];
+  /** A finer revision filter within its eras. */
+  readonly revisions?: (revision: Revision) => boolean;
+  run(ctx: ProbeContext): Promise<void>;
+}
+
+export function appliesTo(probe: Probe, revision: Revision, era: Era, transport: TransportKind): boolean {
+  if (!probe.eras.includes(era)) return false;
+  if (probe.transports !== undefined && !probe.transports.includes(transport)) return false;
+  return probe.revisions === undefined || probe.revisions(revision);
+}

@@ -1,0 +1,159 @@
+/**
+ * The report: every requirement of every validated revision with its verdict, the advisory lints, the scores.
+ * Built by joining the checks' outcomes with the catalog; the renderers (terminal, JSON, JUnit, HTML) only
+ * format it.
+ */
+import { catalogStats, loadCatalog, serverRequirements } from '../../catalog/catalog.js';
+import type { Requirement, Revision } from '../../catalog/model.js';
+import { allChecks, checkDef } from '../checks/registry.js';
+import { foldOutcomes, type Area, type CheckDef, type Evidence, type Outcome, type Verdict } from '../outcomes.js';
+import type { TransportKind } from '../wire/channel.js';
+
+export interface RequirementVerdict {
+  readonly requirement: Requirement;
+  readonly verdict: Verdict;
+  readonly message: string;
+  readonly evidence: readonly Evidence[];
+  readonly area: Area | undefined;
+}
+
+export interface AdvisoryVerdict {
+  readonly check: CheckDef;
+  readonly verdict: 'pass' | 'warning' | 'not-run' | 'not-applicable';
+  readonly message: string;
+  readonly evidence: readonly Evidence[];
+}
+
+export interface Score {
+  readonly passed: number;
+  readonly failed: number;
+  readonly notRun: number;
+  /** passed / (passed + failed + notRun), or undefined when nothing applies. */
+  readonly share: number | undefined;
+}
+
+export interface RevisionReport {
+  readonly revision: Revision;
+  readonly era: 'legacy' | 'modern';
+  readonly requirements: readonly RequirementVerdict[];
+  readonly advisory: readonly AdvisoryVerdict[];
+  /** Outcomes of checks that no statement of this revision names (should be empty). */
+  readonly unmapped: readonly Outcome[];
+  readonly must: Score;
+  readonly should: Score;
+  readonly coverage: { readonly testable: number; readonly covered: number; readonly share: number | undefined };
+}
+
+export interface ValidationReport {
+  readonly tool: { readonly name: string; readonly version: string };
+  readonly target: string;
+  readonly transport: TransportKind;
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly server?: { readonly name?: string; readonly version?: string };
+  readonly revisions: readonly RevisionReport[];
+  /** Problems met while connecting or running (not verdicts). */
+  readonly notes: readonly string[];
+  readonly exitCode: 0 | 1;
+}
+
+/**
+ * One verdict from the checks that test a statement: any failure fails it; otherwise it passes when at least one
+ * check passed (the message says how many ran); otherwise it is not applicable or not run.
+ */
+function combine(checks: readonly string[], outcomes: readonly Outcome[]): Outcome {
+  const folded = checks.map((check) => ({ check, outcome: foldOutcomes(check, outcomes) }));
+  const label = (check: string, message: string): string => (checks.length === 1 ? message : `${check}: ${message}`);
+  const failed = folded.filter((f) => f.outcome?.status === 'fail');
+  if (failed.length > 0) {
+    return {
+      check: checks[0]!,
+      status: 'fail',
+      message: failed.map((f) => label(f.check, f.outcome!.message)).join(' | '),
+      evidence: failed.flatMap((f) => f.outcome!.evidence).slice(0, 6),
+    };
+  }
+  const passed = folded.filter((f) => f.outcome?.status === 'pass');
+  if (passed.length > 0) {
+    const note = checks.length > 1 ? ` (${passed.length} of ${checks.length} checks ran and passed)` : '';
+    return {
+      check: checks[0]!,
+      status: 'pass',
+      message: passed.map((f) => label(f.check, f.outcome!.message)).join(' | ') + note,
+      evidence: passed.flatMap((f) => f.outcome!.evidence).slice(0, 3),
+    };
+  }
+  const applicable = folded.filter((f) => f.outcome?.status !== 'not-applicable');
+  if (applicable.length === 0) {
+    return { check: checks[0]!, status: 'not-applicable', message: folded.map((f) => label(f.check, f.outcome!.message)).join(' | '), evidence: [] };
+  }
+  return {
+    check: checks[0]!,
+    status: 'not-run',
+    message: applicable.map((f) => label(f.check, f.outcome?.message ?? 'did not run')).join(' | '),
+    evidence: [],
+  };
+}
+
+function transportMatches(scope: Requirement['transport'], transport: TransportKind): boolean {
+  if (scope === undefined || scope === 'any') return true;
+  if (scope === 'http') return transport !== 'stdio';
+  return scope === transport;
+}
+
+function score(verdicts: readonly RequirementVerdict[], failing: Verdict): Score {
+  const passed = verdicts.filter((v) => v.verdict === 'pass').length;
+  const failed = verdicts.filter((v) => v.verdict === failing).length;
+  const notRun = verdicts.filter((v) => v.verdict === 'not-run').length;
+  const total = passed + failed + notRun;
+  return { passed, failed, notRun, share: total === 0 ? undefined : passed / total };
+}
+
+export function revisionReport(
+  revision: Revision,
+  outcomes: readonly Outcome[],
+  context: { transport: TransportKind; capabilities: (capability: string) => boolean },
+): RevisionReport {
+  const requirements = serverRequirements(revision).map((requirement): RequirementVerdict => {
+    const checks = requirement.checks ?? [];
+    const area = checks.length === 0 ? undefined : checkDef(checks[0]!)?.area;
+    const base = { requirement, area, evidence: [] as Evidence[] };
+    if (requirement.untestable !== undefined) return { ...base, verdict: 'not-testable', message: requirement.untestable };
+    if (checks.length === 0) return { ...base, verdict: 'not-run', message: 'no check implements this requirement yet' };
+    if (!transportMatches(requirement.transport, context.transport)) {
+      return { ...base, verdict: 'not-applicable', message: `concerns the ${requirement.transport} transport` };
+    }
+    if (requirement.capability !== undefined && !context.capabilities(requirement.capability)) {
+      return { ...base, verdict: 'not-applicable', message: `the server does not advertise ${requirement.capability}` };
+    }
+    const outcome = combine(checks, outcomes);
+    const verdict: Verdict =
+      outcome.status === 'fail' ? (requirement.level === 'MUST' ? 'fail' : 'warning') : outcome.status;
+    return { ...base, verdict, message: outcome.message, evidence: outcome.evidence };
+  });
+  const named = new Set(loadCatalog(revision).statements.flatMap((s) => s.checks ?? []));
+  const advisory = allChecks()
+    .filter((check) => (check.advisory === true || check.area === 'security') && !named.has(check.id))
+    .flatMap((check): AdvisoryVerdict[] => {
+      const outcome = foldOutcomes(check.id, outcomes);
+      if (outcome === undefined) return [];
+      const verdict = outcome.status === 'fail' ? 'warning' : outcome.status;
+      return [{ check, verdict, message: outcome.message, evidence: outcome.evidence }];
+    });
+  const advisoryIds = new Set(advisory.map((a) => a.check.id));
+  const unmapped = [...new Set(outcomes.map((o) => o.check))]
+    .filter((id) => !named.has(id) && !advisoryIds.has(id) && checkDef(id)?.advisory !== true)
+    .map((id) => foldOutcomes(id, outcomes)!)
+    .filter((outcome) => outcome.status === 'fail' || outcome.status === 'pass');
+  const stats = catalogStats(loadCatalog(revision));
+  return {
+    revision,
+    era: revision === '2026-07-28' ? 'modern' : 'legacy',
+    requirements,
+    advisory,
+    unmapped,
+    must: score(requirements.filter((v) => v.requirement.level === 'MUST'), 'fail'),
+    should: score(requirements.filter((v) => v.requirement.level === 'SHOULD'), 'warning'),
+    coverage: { testable: stats.testable, covered: stats.covered, share: stats.testable === 0 ? undefined : stats.covered / stats.testable },
+  };
+}

@@ -1,0 +1,158 @@
+/**
+ * Validates every message the server sends against the official `schema.json` of the revision under test, with
+ * the wire oracle of `@mcpengine/testing` (Ajv on the unmodified schema, plus the rules the schema cannot
+ * express: `resultType` dispatch, cacheable results, forbidden and reserved error codes, `id: null` only for
+ * -32700/-32600).
+ */
+import { formatViolation, WireOracle } from '@mcpengine/testing';
+import type { Revision } from '../catalog/model.js';
+import { SCHEMA_DIR } from '../paths.js';
+import { defineCheck } from './checks/registry.js';
+import type { Evidence } from './outcomes.js';
+import { isObject, type CallResult, type Received } from './wire/channel.js';
+
+export const SCHEMA_RESPONSE = defineCheck(
+  'schema.response',
+  'schema',
+  'Every response validates against the official schema of the revision (result or error definition of its method)',
+);
+export const SCHEMA_NOTIFICATION = defineCheck(
+  'schema.notification',
+  'schema',
+  'Every notification the server sends validates against the official schema of the revision',
+);
+export const SCHEMA_SERVER_REQUEST = defineCheck(
+  'schema.server-request',
+  'schema',
+  'Every request the server sends is one the revision allows it to send, and validates against the schema',
+);
+
+export const SCHEMA_META_KEYS = defineCheck(
+  'schema.meta-keys',
+  'schema',
+  'Every _meta key the server sends follows the key naming rules (optional dotted prefix ending in "/", alphanumeric name)',
+);
+
+/** `_meta` key names (2025-06-18 on): an optional prefix of dot-separated labels ending in `/`, then a name. */
+const LABEL = '[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?';
+export const META_KEY = new RegExp(`^(?:${LABEL}(?:\\.${LABEL})*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$`);
+
+/** `_meta` keys in a message that break the naming rules. */
+export function badMetaKeys(value: unknown, depth = 0): string[] {
+  if (depth > 32 || typeof value !== 'object' || value === null) return [];
+  if (Array.isArray(value)) return value.flatMap((item) => badMetaKeys(item, depth + 1));
+  const out: string[] = [];
+  for (const [key, child] of Object.entries(value)) {
+    if (key === '_meta' && isObject(child)) out.push(...Object.keys(child).filter((k) => !META_KEY.test(k)));
+    out.push(...badMetaKeys(child, depth + 1));
+  }
+  return out;
+}
+
+let oracle: WireOracle | undefined;
+
+export function wireOracle(): WireOracle {
+  return (oracle ??= new WireOracle({ specDir: SCHEMA_DIR }));
+}
+
+interface Recorder {
+  pass(check: string, message: string, evidence?: readonly Evidence[]): void;
+  fail(check: string, message: string, evidence?: readonly Evidence[]): void;
+}
+
+const MAX_FAILURES_PER_CHECK = 5;
+
+export class SchemaObserver {
+  readonly revision: Revision;
+  readonly #recorder: Recorder;
+  readonly #seen = new Set<Received | string>();
+  readonly #counts: Record<string, number> = {};
+  readonly #failures = new Map<string, number>();
+
+  constructor(revision: Revision, recorder: Recorder) {
+    this.revision = revision;
+    this.#recorder = recorder;
+  }
+
+  /** Validates a call's response (knowing the method it answers) and whatever arrived while waiting. */
+  response(call: CallResult, method: string | undefined): void {
+    this.messages(call.during);
+    if (call.response === undefined) return;
+    const known = method !== undefined && wireOracle().schemas.revision(this.revision).methods.resultDefinitionFor(method);
+    this.#check(
+      SCHEMA_RESPONSE,
+      call.response,
+      known ? method : undefined,
+      [{ label: `response to ${method ?? 'a request'}`, sent: call.sentText, received: call.responseText ?? '' }],
+      call.http?.status,
+    );
+  }
+
+  /** Validates server-sent notifications and requests (responses are validated where their request is known). */
+  messages(received: readonly Received[]): void {
+    for (const item of received) {
+      if (this.#seen.has(item)) continue;
+      this.#seen.add(item);
+      const message = item.message;
+      if (!isObject(message) || typeof message['method'] !== 'string') continue;
+      const check = 'id' in message ? SCHEMA_SERVER_REQUEST : SCHEMA_NOTIFICATION;
+      this.#check(check, message, undefined, [{ label: `${String(message['method'])} from the server`, received: item.text }]);
+    }
+  }
+
+  /** Validates a response to a raw (possibly malformed) request, whose method may be unknown. */
+  raw(received: Received, inReplyTo: string | undefined, sent: string): void {
+    if (this.#seen.has(received)) return;
+    this.#seen.add(received);
+    if (!isObject(received.message)) return;
+    const check = typeof received.message['method'] === 'string'
+      ? 'id' in received.message
+        ? SCHEMA_SERVER_REQUEST
+        : SCHEMA_NOTIFICATION
+      : SCHEMA_RESPONSE;
+    this.#check(check, received.message, inReplyTo, [{ label: 'response to a raw message', sent, received: received.text }]);
+  }
+
+  #metaKeys(message: unknown, evidence: Evidence[]): void {
+    if (this.revision < '2025-06-18') return;
+    this.#counts[SCHEMA_META_KEYS] = (this.#counts[SCHEMA_META_KEYS] ?? 0) + 1;
+    const bad = badMetaKeys(message);
+    if (bad.length === 0) return;
+    const failures = (this.#failures.get(SCHEMA_META_KEYS) ?? 0) + 1;
+    this.#failures.set(SCHEMA_META_KEYS, failures);
+    if (failures <= MAX_FAILURES_PER_CHECK) {
+      this.#recorder.fail(SCHEMA_META_KEYS, `_meta keys that break the naming rules: ${bad.map((k) => JSON.stringify(k)).join(', ')}`, evidence);
+    }
+  }
+
+  #check(check: string, message: unknown, inReplyTo: string | undefined, evidence: Evidence[], _status?: number): void {
+    this.#metaKeys(message, evidence);
+    const violation = wireOracle().check(message, {
+      revision: this.revision,
+      sender: 'server',
+      ...(inReplyTo === undefined ? {} : { inReplyTo }),
+    });
+    this.#counts[check] = (this.#counts[check] ?? 0) + 1;
+    if (violation === null) return;
+    const failures = (this.#failures.get(check) ?? 0) + 1;
+    this.#failures.set(check, failures);
+    if (failures > MAX_FAILURES_PER_CHECK) return;
+    this.#recorder.fail(check, `${violation.definition}: ${violation.errors.slice(0, 3).join('; ')}`, [
+      ...evidence,
+      { label: 'schema violation', note: formatViolation(violation) },
+    ]);
+  }
+
+  /** Records the passes: how many messages validated. Call once, when the revision's probes are done. */
+  finish(): void {
+    for (const [check, count] of Object.entries(this.#counts)) {
+      const failures = this.#failures.get(check) ?? 0;
+      if (count > 0 && failures === 0) {
+        this.#recorder.pass(check, `${count} message(s) validated against the ${this.revision} schema`);
+      }
+      if (failures > MAX_FAILURES_PER_CHECK) {
+        this.#recorder.fail(check, `${failures - MAX_FAILURES_PER_CHECK} more message(s) failed validation`);
+      }
+    }
+  }
+}

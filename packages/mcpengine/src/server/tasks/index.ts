@@ -1,0 +1,22 @@
+/**
+ * Tasks: long-running `tools/call` requests, in the 2025-11-25 dialect and the `io.modelcontextprotocol/tasks`
+ * extension (2026-07-28).
+ */
+export { TaskEngine, type TaskOutcome } from './engine.js';
+export {
+  MemoryTaskStore,
+  TaskLimitError,
+  type MemoryTaskStoreOptions,
+  type TaskPage,
+  type TaskStore,
+} from './store.js';
+export {
+  isTerminal,
+  TASKS_EXTENSION,
+  type TaskDialect,
+  type TaskOptions,
+  type TaskRecord,
+  type TaskSettings,
+  type ToolTaskOptions,
+} from './types.js';
+export { taskCapabilities } from './wire.js';

@@ -1,0 +1,32 @@
+/**
+ * The client side of MCP over HTTP: Streamable HTTP (both eras), the deprecated HTTP+SSE transport, and the
+ * automatic choice between them.
+ */
+export {
+  connectHttp,
+  createHttpTransport,
+  HttpClientTransport,
+  type HttpClientTransportOptions,
+  type HttpConnectable,
+} from './client-auto.js';
+export {
+  HttpError,
+  HttpTransportError,
+  SessionExpiredError,
+  type HttpTransportFailure,
+} from './client-errors.js';
+export type { ExtraHeaders, FetchLike, HttpClientLogger, HttpClientOptions } from './client-fetch.js';
+export {
+  checkToolHeaders,
+  standardHeaders,
+  toolParamHeaders,
+  type ToolHeaderCheck,
+} from './client-headers.js';
+export { SseClientTransport, type SseClientTransportOptions } from './client-sse.js';
+export {
+  reconnectDelay,
+  StreamableHttpClientTransport,
+  type ReconnectOptions,
+  type StreamableHttpClientTransportOptions,
+} from './client-streamable.js';
+export { SseParser, type SseEvent, type SseParserOptions } from './sse-parser.js';

@@ -1,0 +1,202 @@
+/**
+ * Node.js `http` glue: `toNodeHandler` adapts a web-standard handler to a `(req, res)` listener (streaming
+ * bodies with backpressure, client disconnects wired to `Request.signal` and to stream cancellation), and
+ * `serveHttp` runs an `McpServer` on a port with secure defaults (loopback, DNS-rebinding checks, timeouts
+ * against slow clients).
+ */
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import type { McpServer } from '../../server/server.js';
+import { createMcpHttpHandler, type McpHttpHandler } from './server-handler.js';
+import type { McpHttpHandlerOptions } from './server-options.js';
+import { LOOPBACK_HOSTS } from './security.js';
+
+export type NodeRequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+export interface NodeHandlerOptions {
+  /** Receives failures of the handler itself (answered 500). Default: a line on stderr. */
+  onError?: (error: unknown) => void;
+}
+
+/** Adapts a `(Request) => Promise<Response>` handler to Node's `http` server. */
+export function toNodeHandler(
+  handler: (request: Request) => Promise<Response>,
+  options: NodeHandlerOptions = {},
+): NodeRequestListener {
+  const onError =
+    options.onError ??
+    ((error: unknown) => console.error(`[mcpengine] http handler failed: ${String(error)}`));
+  return (req, res) => {
+    void serve(handler, req, res).catch((error: unknown) => {
+      onError(error);
+      if (!res.headersSent) res.writeHead(500).end();
+      else res.destroy();
+    });
+  };
+}
+
+async function serve(
+  handler: (request: Request) => Promise<Response>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const aborter = new AbortController();
+  // The client went away before the response was complete: the request is aborted (its streams cancelled).
+  res.on('close', () => {
+    if (!res.writableFinished) aborter.abort();
+  });
+
+  let request: Request;
+  try {
+    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+    const headers = new Headers();
+    // Raw headers keep duplicates visible (joined with ", "), so a repeated singleton header fails its check.
+    for (let i = 0; i + 1 < req.rawHeaders.length; i += 2)
+      headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+    const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+    request = new Request(url, {
+      method: req.method ?? 'GET',
+      headers,
+      body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : null,
+      signal: aborter.signal,
+      // Node's fetch requires this for streaming request bodies.
+      ...({ duplex: 'half' } as object),
+    });
+  } catch {
+    res.writeHead(400, { 'content-type': 'text/plain', connection: 'close' }).end('Bad Request');
+    return;
+  }
+
+  const response = await handler(request);
+  const head: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    head[name] = name === 'set-cookie' ? response.headers.getSetCookie() : value;
+  });
+  // A body we did not read (refused early, e.g. 413) is not drained: the connection closes after the answer.
+  if (!req.complete && req.method !== 'GET' && req.method !== 'HEAD') head.connection = 'close';
+  if (!response.body) {
+    res.writeHead(response.status, head).end();
+    return;
+  }
+  const type = response.headers.get('content-type') ?? '';
+  if (type.startsWith('application/json')) {
+    // A complete JSON answer: send it with its length rather than chunked.
+    const body = Buffer.from(await response.arrayBuffer());
+    head['content-length'] = String(body.byteLength);
+    res.writeHead(response.status, head).end(body);
+    return;
+  }
+  res.writeHead(response.status, head);
+  if (type.startsWith('text/event-stream')) res.flushHeaders();
+
+  const reader = response.body.getReader();
+  const cancel = () => void reader.cancel().catch(() => {});
+  res.on('close', cancel);
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      if (res.destroyed) return;
+      if (!res.write(value)) {
+        // Backpressure: wait until the socket drains (or closes) before reading more.
+        await Promise.race([once(res, 'drain'), once(res, 'close')]);
+        if (res.destroyed) return;
+      }
+    }
+    res.end();
+  } catch {
+    // The stream was aborted (slow reader dropped, or server shutdown): cut the connection.
+    res.destroy();
+  } finally {
+    res.off('close', cancel);
+  }
+}
+
+export interface ServeHttpOptions extends McpHttpHandlerOptions {
+  /** Interface to bind. Default 127.0.0.1 (a local server must not listen on every interface). */
+  host?: string;
+  /** Port; 0 picks a free one. Default 0. */
+  port?: number;
+  /** The MCP endpoint path. Default `/mcp`. */
+  path?: string;
+  /** Time to receive the request headers (slowloris protection). Default 10 s. */
+  headersTimeoutMs?: number;
+  /** Time to receive a whole request, body included. Default 30 s. */
+  requestTimeoutMs?: number;
+  /** Idle keep-alive connections are closed after this long. Default 5 s. */
+  keepAliveTimeoutMs?: number;
+  /** Open TCP connections at most. Default 2048. */
+  maxConnections?: number;
+}
+
+export interface HttpServing {
+  /** The Streamable HTTP endpoint, e.g. `http://127.0.0.1:3000/mcp`. */
+  readonly url: string;
+  /** The HTTP+SSE endpoint, when `legacySse` is on. */
+  readonly sseUrl: string | undefined;
+  readonly port: number;
+  readonly server: Server;
+  readonly handler: McpHttpHandler;
+  /** Ends sessions and streams (after in-flight requests, up to `drainTimeoutMs`), then stops listening. */
+  close(options?: { drainTimeoutMs?: number }): Promise<void>;
+}
+
+function isWildcard(host: string): boolean {
+  return host === '0.0.0.0' || host === '::' || host === '';
+}
+
+function urlHost(host: string): string {
+  if (isWildcard(host)) return '127.0.0.1';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+/** Runs an `McpServer` over HTTP on `host:port`. */
+export async function serveHttp(mcp: McpServer, options: ServeHttpOptions = {}): Promise<HttpServing> {
+  const host = options.host ?? '127.0.0.1';
+  const path = options.path ?? '/mcp';
+  const requestTimeout = options.requestTimeoutMs ?? 30_000;
+  const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
+  const server = createServer({
+    headersTimeout,
+    requestTimeout,
+    keepAliveTimeout: options.keepAliveTimeoutMs ?? 5_000,
+    // How often Node checks the two timeouts above.
+    connectionsCheckingInterval: Math.min(1_000, headersTimeout),
+  });
+  server.maxConnections = options.maxConnections ?? 2048;
+  server.listen(options.port ?? 0, host);
+  await once(server, 'listening');
+  const port = (server.address() as AddressInfo).port;
+
+  const allowedHosts =
+    options.allowedHosts ??
+    (LOOPBACK_HOSTS.includes(urlHost(host)) || isWildcard(host)
+      ? LOOPBACK_HOSTS
+      : [...LOOPBACK_HOSTS, `${urlHost(host)}:${port}`]);
+  const handler = createMcpHttpHandler(mcp, { ...options, path, allowedHosts });
+  // Attached in the same turn as 'listening': no request can arrive before it.
+  server.on('request', toNodeHandler(handler));
+
+  const base = `http://${urlHost(host)}:${port}`;
+  const sse =
+    options.legacySse === true
+      ? '/sse'
+      : options.legacySse
+        ? (options.legacySse.ssePath ?? '/sse')
+        : undefined;
+  return {
+    url: `${base}${path}`,
+    sseUrl: sse === undefined ? undefined : `${base}${sse}`,
+    port,
+    server,
+    handler,
+    async close(closeOptions = {}) {
+      await handler.close(closeOptions);
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}

@@ -1,0 +1,356 @@
+/**
+ * `createMcpHttpHandler`: an `McpServer` as a web-standard `(Request) => Promise<Response>` handler, serving
+ * Streamable HTTP in both eras on one endpoint (and, optionally, the 2024-11-05 HTTP+SSE transport).
+ *
+ * Every request passes the same gate first: Host/Origin (403), authentication, then the media types (415/406)
+ * and a bounded body (413/408). Then the era is decided per message: a request whose `params._meta` names its
+ * protocol version, or one sent without a session under a non-legacy `MCP-Protocol-Version`, is modern
+ * (stateless); anything else is legacy and, except `initialize`, needs its `Mcp-Session-Id`.
+ */
+import { ErrorCode } from '../../protocol/errors.js';
+import { parseInbound, type InboundMessage } from '../../protocol/jsonrpc.js';
+import { declaresModernMeta } from '../../protocol/meta.js';
+import { isRevision, REVISION_SPECS } from '../../protocol/revisions.js';
+import type { AuthInfo } from '../../server/context.js';
+import type { ServerCore } from '../../server/core.js';
+import type { McpServer } from '../../server/server.js';
+import type { HttpContext } from './server-context.js';
+import { LegacyEndpoint, SESSION_HEADER } from './server-legacy.js';
+import { ModernEndpoint } from './server-modern.js';
+import { resolveOptions, type McpHttpHandlerOptions, type ResolvedOptions } from './server-options.js';
+import { emptyResponse, errorResponse, TRANSPORT_ERROR } from './server-responses.js';
+import { HttpSseEndpoint } from './server-sse.js';
+import { accepts, isJsonContentType } from './security.js';
+import { SseConnection } from './sse-writer.js';
+
+export interface HttpHandlerStats {
+  /** Legacy Streamable HTTP sessions. */
+  readonly sessions: number;
+  /** HTTP+SSE (2024-11-05) sessions. */
+  readonly sseSessions: number;
+  /** Open SSE connections of every kind. */
+  readonly streams: number;
+  /** Modern requests being processed. */
+  readonly modernInflight: number;
+  /** Legacy requests being processed. */
+  readonly legacyInflight: number;
+}
+
+export interface McpHttpHandler {
+  (request: Request): Promise<Response>;
+  /** Stops accepting requests (503), waits for requests in flight (up to `drainTimeoutMs`), then ends every session and stream. */
+  close(options?: { drainTimeoutMs?: number }): Promise<void>;
+  stats(): HttpHandlerStats;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+class HttpServerState implements HttpContext {
+  readonly core: ServerCore;
+  readonly options: ResolvedOptions;
+  readonly report: (error: unknown, where: string) => void;
+  private readonly connections = new Set<SseConnection>();
+  private readonly modern: ModernEndpoint;
+  private readonly legacy: LegacyEndpoint;
+  private readonly sse: HttpSseEndpoint | undefined;
+  private readonly ticker: ReturnType<typeof setInterval>;
+  private closing = false;
+
+  constructor(
+    readonly server: McpServer,
+    options: McpHttpHandlerOptions,
+  ) {
+    this.core = server.core;
+    this.options = resolveOptions(options);
+    this.report = options.onError ?? ((error, where) => server.core.settings.report(error, `http ${where}`));
+    this.modern = new ModernEndpoint(this);
+    this.legacy = new LegacyEndpoint(this, () => this.sse?.size ?? 0);
+    this.sse =
+      this.options.messagesPath === undefined
+        ? undefined
+        : new HttpSseEndpoint(this, this.options.messagesPath, () => this.legacy.sessions.size);
+    const tick = Math.max(10, Math.min(5_000, this.options.keepAliveMs / 2, this.options.idleTimeoutMs / 2));
+    this.ticker = setInterval(() => this.tick(), tick);
+    this.ticker.unref?.();
+  }
+
+  connection(): SseConnection {
+    const connection = new SseConnection(this.options.maxBufferedBytes);
+    this.connections.add(connection);
+    connection.onClose(() => this.connections.delete(connection));
+    return connection;
+  }
+
+  private tick(): void {
+    const now = Date.now();
+    const quiet = this.options.keepAliveMs;
+    for (const connection of this.connections) {
+      if (now - connection.lastWriteAt >= quiet) connection.keepAlive();
+    }
+    this.legacy.sessions.sweep(this.options.idleTimeoutMs, now);
+  }
+
+  stats(): HttpHandlerStats {
+    let legacyInflight = 0;
+    for (const session of this.legacy.sessions.values()) legacyInflight += session.running;
+    return {
+      sessions: this.legacy.sessions.size,
+      sseSessions: this.sse?.size ?? 0,
+      streams: this.connections.size,
+      modernInflight: this.modern.inflight,
+      legacyInflight,
+    };
+  }
+
+  async close(drainTimeoutMs = 2_000): Promise<void> {
+    this.closing = true;
+    const deadline = Date.now() + drainTimeoutMs;
+    while (Date.now() < deadline) {
+      const stats = this.stats();
+      if (stats.modernInflight === 0 && stats.legacyInflight === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    clearInterval(this.ticker);
+    this.modern.abortAll('server shutting down');
+    this.legacy.sessions.closeAll('server shutting down');
+    this.sse?.closeAll();
+    for (const connection of [...this.connections]) connection.close();
+  }
+
+  async handle(request: Request): Promise<Response> {
+    if (this.closing) {
+      return errorResponse(503, undefined, { code: TRANSPORT_ERROR, message: 'Server shutting down' });
+    }
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      return errorResponse(400, undefined, {
+        code: ErrorCode.InvalidRequest,
+        message: 'Bad Request: bad URL',
+      });
+    }
+    const { options } = this;
+    const route =
+      options.ssePath !== undefined && url.pathname === options.ssePath
+        ? 'sse'
+        : options.messagesPath !== undefined && url.pathname === options.messagesPath
+          ? 'messages'
+          : options.path === undefined || url.pathname === options.path
+            ? 'mcp'
+            : undefined;
+    if (route === undefined) return emptyResponse(404);
+
+    const refusal = options.hosts.check(
+      request.headers.get('host') ?? url.host,
+      request.headers.get('origin'),
+    );
+    if (refusal !== undefined) {
+      return errorResponse(403, undefined, { code: TRANSPORT_ERROR, message: `Forbidden: ${refusal}` });
+    }
+
+    let auth: AuthInfo | undefined;
+    if (options.authenticate) {
+      try {
+        const outcome = await options.authenticate(request);
+        if (outcome instanceof Response) return outcome;
+        auth = outcome;
+      } catch (error) {
+        this.report(error, 'authenticate');
+        return errorResponse(500, undefined, { code: ErrorCode.InternalError, message: 'Internal error' });
+      }
+    }
+    const principal = auth ? `${auth.clientId ?? ''}\0${auth.subject ?? ''}` : '';
+
+    try {
+      switch (route) {
+        case 'sse':
+          if (request.method !== 'GET') return emptyResponse(405, { allow: 'GET' });
+          if (request.headers.has('accept') && !accepts(request.headers.get('accept'), 'text/event-stream')) {
+            return this.notAcceptable('text/event-stream');
+          }
+          return await this.sse!.get(principal, auth);
+        case 'messages': {
+          if (request.method !== 'POST') return emptyResponse(405, { allow: 'POST' });
+          if (!isJsonContentType(request.headers.get('content-type'))) return this.unsupportedMediaType();
+          const body = await this.readBody(request);
+          if (body instanceof Response) return body;
+          return this.sse!.post(url, principal, body);
+        }
+        case 'mcp':
+          return await this.mcp(request, principal, auth);
+      }
+    } catch (error) {
+      this.report(error, `${request.method} ${url.pathname}`);
+      return errorResponse(500, undefined, { code: ErrorCode.InternalError, message: 'Internal error' });
+    }
+  }
+
+  private async mcp(request: Request, principal: string, auth: AuthInfo | undefined): Promise<Response> {
+    switch (request.method) {
+      case 'POST':
+        return this.post(request, principal, auth);
+      case 'GET':
+      case 'DELETE': {
+        // Without a session the endpoint is stateless (2026-07-28): no GET stream, nothing to delete.
+        if (!request.headers.has(SESSION_HEADER)) return emptyResponse(405, { allow: 'POST' });
+        if (request.method === 'GET' && !accepts(request.headers.get('accept'), 'text/event-stream')) {
+          return this.notAcceptable('text/event-stream');
+        }
+        const session = this.legacy.session(request, principal, undefined);
+        if (session instanceof Response) return session;
+        return request.method === 'GET' ? this.legacy.get(request, session) : this.legacy.delete(session);
+      }
+      default:
+        return emptyResponse(405, { allow: 'GET, POST, DELETE' });
+    }
+  }
+
+  private async post(request: Request, principal: string, auth: AuthInfo | undefined): Promise<Response> {
+    if (!isJsonContentType(request.headers.get('content-type'))) return this.unsupportedMediaType();
+    const accept = request.headers.get('accept');
+    if (!accepts(accept, 'application/json') || !accepts(accept, 'text/event-stream')) {
+      return this.notAcceptable('both application/json and text/event-stream');
+    }
+    const body = await this.readBody(request);
+    if (body instanceof Response) return body;
+
+    const parsed = parseInbound(body);
+    if (parsed.kind === 'unparseable') return errorResponse(400, null, parsed.error);
+    const hasSession = request.headers.has(SESSION_HEADER);
+    if (parsed.kind === 'batch') {
+      if (!hasSession) {
+        return errorResponse(400, null, {
+          code: ErrorCode.InvalidRequest,
+          message: 'Invalid Request: batches exist only within a 2025-03-26 session',
+        });
+      }
+      const session = this.legacy.session(request, principal, null);
+      if (session instanceof Response) return session;
+      return this.legacy.post(request, session, parsed.items, true, auth);
+    }
+
+    const item = parsed.item;
+    if (item.kind === 'invalid') {
+      return errorResponse(400, item.answerable ? item.id : undefined, item.error);
+    }
+    if (this.isModern(item, request, hasSession)) {
+      if (item.kind === 'request') return this.modern.request(request, item.message, auth);
+      if (item.kind === 'notification') return emptyResponse(202);
+      return errorResponse(400, undefined, {
+        code: ErrorCode.InvalidRequest,
+        message: 'Invalid Request: clients do not send responses in protocol revision 2026-07-28',
+      });
+    }
+    if (item.kind === 'request' && item.message.method === 'initialize') {
+      return this.legacy.initialize(item.message, principal, hasSession);
+    }
+    const session = this.legacy.session(
+      request,
+      principal,
+      item.kind === 'request' ? item.message.id : undefined,
+    );
+    if (session instanceof Response) return session;
+    return this.legacy.post(request, session, [item], false, auth);
+  }
+
+  private isModern(item: InboundMessage, request: Request, hasSession: boolean): boolean {
+    if (this.core.modernRevisions.length === 0) return false;
+    if (
+      (item.kind === 'request' || item.kind === 'notification') &&
+      declaresModernMeta(item.message.params)
+    ) {
+      return true;
+    }
+    if (hasSession) return false;
+    const version = request.headers.get('mcp-protocol-version')?.trim();
+    return version !== undefined && !(isRevision(version) && REVISION_SPECS[version].era === 'legacy');
+  }
+
+  private unsupportedMediaType(): Response {
+    return errorResponse(415, undefined, {
+      code: ErrorCode.InvalidRequest,
+      message: 'Unsupported Media Type: the body must be application/json (UTF-8)',
+    });
+  }
+
+  private notAcceptable(what: string): Response {
+    return errorResponse(406, undefined, {
+      code: ErrorCode.InvalidRequest,
+      message: `Not Acceptable: the client must accept ${what}`,
+    });
+  }
+
+  /** The body as text, or the response refusing it: too large (413), too slow (408), not UTF-8 (400). */
+  private async readBody(request: Request): Promise<string | Response> {
+    const { maxBodyBytes, bodyTimeoutMs } = this.options;
+    const tooLarge = () =>
+      errorResponse(413, undefined, {
+        code: ErrorCode.InvalidRequest,
+        message: `Payload Too Large: the body exceeds ${maxBodyBytes} bytes`,
+      });
+    const declared = request.headers.get('content-length');
+    if (declared !== null && Number(declared) > maxBodyBytes) return tooLarge();
+    if (!request.body) return '';
+    const reader = request.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      void reader.cancel().catch(() => {});
+    }, bodyTimeoutMs);
+    timer.unref?.();
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        size += value.byteLength;
+        if (size > maxBodyBytes) {
+          void reader.cancel().catch(() => {});
+          return tooLarge();
+        }
+        chunks.push(value);
+      }
+    } catch {
+      if (!timedOut) {
+        return errorResponse(400, undefined, {
+          code: ErrorCode.InvalidRequest,
+          message: 'Bad Request: the body could not be read',
+        });
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+    if (timedOut) {
+      return errorResponse(408, undefined, {
+        code: ErrorCode.InvalidRequest,
+        message: 'Request Timeout: the body did not arrive in time',
+      });
+    }
+    const bytes = new Uint8Array(size);
+    let offset = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, offset);
+      offset += chunk.byteLength;
+    }
+    try {
+      return decoder.decode(bytes);
+    } catch {
+      return errorResponse(400, null, {
+        code: ErrorCode.ParseError,
+        message: 'Parse error: the body is not valid UTF-8',
+      });
+    }
+  }
+}
+
+/** Serves an `McpServer` over Streamable HTTP (both eras) as a web-standard request handler. */
+export function createMcpHttpHandler(server: McpServer, options: McpHttpHandlerOptions = {}): McpHttpHandler {
+  const state = new HttpServerState(server, options);
+  const handler = (request: Request) => state.handle(request);
+  return Object.assign(handler, {
+    close: (closeOptions: { drainTimeoutMs?: number } = {}) => state.close(closeOptions.drainTimeoutMs),
+    stats: () => state.stats(),
+  });
+}

@@ -1,0 +1,129 @@
+/**
+ * Legacy Streamable HTTP sessions (`Mcp-Session-Id`): the protocol session from `initialize`, its streams, and
+ * the bookkeeping that bounds what one client can hold (streams, requests in flight, idle lifetime).
+ */
+import type { LegacySession } from '../../server/legacy-session.js';
+import type { EventStore } from './event-store.js';
+import { ResponseStream } from './session-stream.js';
+
+export class HttpSession {
+  readonly id: string;
+  /** The standalone GET stream (stream `0`): server messages unrelated to any request. */
+  readonly standalone: ResponseStream;
+  /** POST streams that have not finished, by stream id. */
+  readonly streams = new Map<string, ResponseStream>();
+  /** Open HTTP responses: POSTs awaiting their answer and SSE connections. */
+  openConnections = 0;
+  /** Client requests being processed (a legacy client's disconnect does not cancel them). */
+  running = 0;
+  lastActivity = Date.now();
+  private nextStream = 1;
+  private ended = false;
+
+  constructor(
+    readonly legacy: LegacySession,
+    /** Who opened the session; later requests must come from the same principal. */
+    readonly principal: string,
+    private readonly store: EventStore | undefined,
+    private readonly report: (error: unknown, where: string) => void,
+  ) {
+    this.id = legacy.id;
+    this.standalone = new ResponseStream('0', this.streamOptions());
+  }
+
+  get closed(): boolean {
+    return this.ended || this.legacy.closed;
+  }
+
+  private streamOptions() {
+    return {
+      store: this.store ? { store: this.store, sessionId: this.id } : undefined,
+      report: this.report,
+    };
+  }
+
+  /** A new stream for a POST response. */
+  newStream(): ResponseStream {
+    const stream = new ResponseStream((this.nextStream++).toString(36), this.streamOptions());
+    this.streams.set(stream.id, stream);
+    stream.onEnd(() => this.streams.delete(stream.id));
+    return stream;
+  }
+
+  /** Whether a stream id was ever issued by this session. */
+  issued(streamId: string): boolean {
+    const n = parseInt(streamId, 36);
+    return String(n.toString(36)) === streamId && n >= 0 && n < this.nextStream;
+  }
+
+  touch(): void {
+    this.lastActivity = Date.now();
+  }
+
+  idleSince(now: number): number {
+    return this.running > 0 || this.openConnections > 0 ? 0 : now - this.lastActivity;
+  }
+
+  close(reason: string): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.legacy.close(reason);
+    this.standalone.end();
+    for (const stream of [...this.streams.values()]) stream.end();
+    this.streams.clear();
+    if (this.store) {
+      try {
+        this.store.dropSession(this.id);
+      } catch (error) {
+        this.report(error, 'event store');
+      }
+    }
+  }
+}
+
+export class SessionRegistry {
+  private readonly sessions = new Map<string, HttpSession>();
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  values(): IterableIterator<HttpSession> {
+    return this.sessions.values();
+  }
+
+  get(id: string): HttpSession | undefined {
+    const session = this.sessions.get(id);
+    if (session?.closed) {
+      this.sessions.delete(id);
+      return undefined;
+    }
+    return session;
+  }
+
+  add(session: HttpSession): void {
+    this.sessions.set(session.id, session);
+    session.legacy.onClose(() => {
+      if (this.sessions.get(session.id) === session) this.sessions.delete(session.id);
+      session.close('session closed');
+    });
+  }
+
+  /** Closes sessions idle for longer than `idleTimeoutMs`; returns how many. */
+  sweep(idleTimeoutMs: number, now = Date.now()): number {
+    let closed = 0;
+    for (const session of [...this.sessions.values()]) {
+      if (session.closed || session.idleSince(now) > idleTimeoutMs) {
+        this.sessions.delete(session.id);
+        session.close('session expired');
+        closed++;
+      }
+    }
+    return closed;
+  }
+
+  closeAll(reason: string): void {
+    for (const session of [...this.sessions.values()]) session.close(reason);
+    this.sessions.clear();
+  }
+}
