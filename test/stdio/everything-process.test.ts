@@ -506,7 +506,7 @@ describe('everything server process: hostile input on one long-lived stream', ()
       jsonrpc: '2.0',
       id: 30,
       method: 'tools/call',
-      params: { name: 'long_running_operation', arguments: { durationMs: 300, steps: 1 } },
+      params: { name: 'long_running_operation', arguments: { durationMs: 600, steps: 1 } },
     });
     const duplicate = server.next((m) => m['id'] === 30 && m['error'] !== undefined);
     await server.write('{"jsonrpc":"2.0","id":30,"method":"ping"}\n');
@@ -514,7 +514,7 @@ describe('everything server process: hostile input on one long-lived stream', ()
     expect(await original).toEqual({
       jsonrpc: '2.0',
       id: 30,
-      result: { content: [{ type: 'text', text: 'Finished 1 steps in 300 ms' }] },
+      result: { content: [{ type: 'text', text: 'Finished 1 steps in 600 ms' }] },
     });
     // Once answered, the id is free again.
     expect(await server.request(30, 'ping')).toEqual({ jsonrpc: '2.0', id: 30, result: {} });

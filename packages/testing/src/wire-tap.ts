@@ -13,6 +13,9 @@
  */
 import { idKey, isJsonObject, metaOf, shapeOf, type JsonObject } from './message-shape.js';
 import { isRevision, LATEST_LEGACY_REVISION, otherSide, type Revision, type Side } from './revisions.js';
+
+/** Revisions from this one on are modern (per-request `_meta`, no handshake). */
+const FIRST_MODERN_REVISION = '2026-07-28';
 import { defaultOracle, type CheckContext, type WireOracle } from './wire-oracle.js';
 import { META_PROTOCOL_VERSION, META_SUBSCRIPTION_ID } from './wire-rules.js';
 import { formatViolation, type WireViolation } from './wire-violation.js';
@@ -140,7 +143,9 @@ export class WireTap {
       this.#requested = revision;
     } else {
       const announced = metaOf(message)?.[META_PROTOCOL_VERSION];
-      if (announced !== undefined && !this.#initialized) {
+      // A modern request names its own revision even on a stream that also carries a legacy session.
+      const modernAfterInit = isRevision(announced) && announced >= FIRST_MODERN_REVISION;
+      if (announced !== undefined && (!this.#initialized || modernAfterInit)) {
         if (isRevision(announced)) {
           this.#modern = announced;
           revision = announced;

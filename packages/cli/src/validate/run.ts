@@ -3,7 +3,7 @@
  * catalog. Time is bounded at three levels (request, probe, whole run) and every process is gone at the end.
  */
 import { isRevision, type Revision } from '../catalog/model.js';
-import { eraOf, ProbeAbort, ProbeContext, RevisionState, type RunSettings } from './checks/context.js';
+import { eraOf, ProbeAbort, ProbeContext, RevisionState, SharedAnnotations, type RunSettings } from './checks/context.js';
 import { PROBES } from './checks/index.js';
 import { appliesTo, type Probe } from './checks/probe.js';
 import { discover, negotiatedRevisions, type Discovery } from './discovery.js';
@@ -26,6 +26,9 @@ export interface RunOptions {
 }
 
 export const VALIDATOR = { name: 'mcpengine validate', version: '0.1.0' } as const;
+
+/** The probes that only read what the others produced, in PROBES order from the first of them on. */
+const PASSIVE = new Set(['stdio shutdown', 'logging opt-in', 'log and cancellation notifications', 'response ids', 'stdio output', 'negotiated capabilities']);
 
 /** The probes that still make sense when the server could not even be initialized. */
 const WITHOUT_SESSION = new Set(['legacy handshake', 'server/discover and per-request versions', 'stdio output']);
@@ -87,21 +90,32 @@ async function validateRevision(
   const reachable = era === 'modern' ? discovery.modern : discovery.legacy.includes(revision);
   const outcomes: Outcome[] = [];
   try {
-    for (const probe of PROBES) {
-      if (!appliesTo(probe, revision, era, options.target.kind)) continue;
-      if (!reachable && !WITHOUT_SESSION.has(probe.name)) {
-        for (const check of probe.checks) {
-          outcomes.push({ check, status: 'not-run', message: `the server does not negotiate ${revision}`, evidence: [] });
+    const applicable = PROBES.filter((probe) => appliesTo(probe, revision, era, options.target.kind));
+    const runLane = async (probes: readonly Probe[]): Promise<void> => {
+      for (const probe of probes) {
+        if (!reachable && !WITHOUT_SESSION.has(probe.name)) {
+          for (const check of probe.checks) {
+            outcomes.push({ check, status: 'not-run', message: `the server does not negotiate ${revision}`, evidence: [] });
+          }
+          continue;
         }
-        continue;
+        const before = Date.now();
+        outcomes.push(...(await runProbe(probe, state, deadline)));
+        if (process.env['MCPENGINE_VALIDATE_TIMING'] === '1') {
+          process.stderr.write(`[timing] ${revision} ${probe.name}: ${Date.now() - before} ms\n`);
+        }
       }
-      const before = Date.now();
-      outcomes.push(...(await runProbe(probe, state, deadline)));
-      if (process.env['MCPENGINE_VALIDATE_TIMING'] === '1') {
-        process.stderr.write(`[timing] ${revision} ${probe.name}: ${Date.now() - before} ms\n`);
-      }
-    }
-    state.schema.finish();
+    };
+    // The passive judges come last in PROBES: they run once both lanes are done.
+    const passiveFrom = applicable.findIndex((probe) => PASSIVE.has(probe.name));
+    const active = passiveFrom === -1 ? applicable : applicable.slice(0, passiveFrom);
+    const passive = passiveFrom === -1 ? [] : applicable.slice(passiveFrom);
+    await Promise.all([
+      runLane(active.filter((probe) => probe.lane === 'isolated')),
+      runLane(active.filter((probe) => probe.lane !== 'isolated')),
+    ]);
+    await runLane(passive);
+    state.schema.finish((check, reason) => state.outcomes.push({ check, status: 'not-applicable', message: reason, evidence: [] }));
     outcomes.push(...state.outcomes);
   } finally {
     await state.close();
@@ -132,6 +146,9 @@ export async function runValidation(options: RunOptions): Promise<ValidationRepo
     for (const revision of revisions) {
       if (!isRevision(revision)) throw new Error(`unknown revision ${String(revision)}`);
     }
+    const annotations = new SharedAnnotations();
+    if (!revisions.some((revision) => revision >= '2025-03-26')) annotations.settle();
+    const runOptions: RunOptions = { ...options, settings: { ...options.settings, annotations } };
     const reports: RevisionReport[] = [];
     let serverInfo: unknown;
     const queue = [...revisions];
@@ -139,7 +156,8 @@ export async function runValidation(options: RunOptions): Promise<ValidationRepo
     await Promise.all(
       Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
         for (let revision = queue.shift(); revision !== undefined; revision = queue.shift()) {
-          const { report, serverInfo: info } = await validateRevision(revision, options, discovery, deadline);
+          const { report, serverInfo: info } = await validateRevision(revision, runOptions, discovery, deadline);
+          if (revision >= '2025-03-26') annotations.settle();
           reports.push(report);
           serverInfo ??= info;
         }

@@ -144,7 +144,9 @@ export class SchemaObserver {
   }
 
   /** Records the passes: how many messages validated. Call once, when the revision's probes are done. */
-  finish(): void {
+  finish(notApplicable: (check: string, reason: string) => void): void {
+    if (!this.#counts[SCHEMA_NOTIFICATION]) notApplicable(SCHEMA_NOTIFICATION, 'the server sent no notification');
+    if (!this.#counts[SCHEMA_SERVER_REQUEST]) notApplicable(SCHEMA_SERVER_REQUEST, 'the server sent no request');
     for (const [check, count] of Object.entries(this.#counts)) {
       const failures = this.#failures.get(check) ?? 0;
       if (count > 0 && failures === 0) {

@@ -161,7 +161,9 @@ export class Client {
   /** 2025-11-25: tasks the server asked this client to run (task-augmented sampling and elicitation). */
   private readonly taskReceiver = new TaskReceiver({
     accepts: (method) => {
-      const requests = this.legacyCapabilities(this.revision).tasks?.requests as JsonObject | undefined;
+      const tasks = this.legacyCapabilities(this.revision).tasks;
+      if (method === 'tasks') return tasks !== undefined;
+      const requests = tasks?.requests as JsonObject | undefined;
       return method === 'sampling/createMessage'
         ? isObject(requests?.sampling) && requests.sampling.createMessage !== undefined
         : isObject(requests?.elicitation) && requests.elicitation.create !== undefined;

@@ -164,6 +164,7 @@ describe('client as a 2025-11-25 task receiver', () => {
     });
     // The receiver ignores the task augmentation it never declared (2025-11-25 "Task Support and Handling").
     expect(answer.result).toEqual({ action: 'decline' });
+    expect((await server.request('tasks/get', { taskId: 'x' })).error.code).toBe(-32601);
     await server.client.close();
   });
 });

@@ -34,7 +34,10 @@ interface ReceivedTask {
 }
 
 export interface TaskReceiverHost {
-  /** Whether the client declared task support for this method (it has the handler and the capability). */
+  /**
+   * Whether the client declared task support for this request method (it has the handler and the capability),
+   * or, for `tasks`, any task support at all.
+   */
   accepts(method: string): boolean;
   fulfil(request: InputRequest, signal: AbortSignal): Promise<JsonObject>;
   notify(method: string, params: JsonObject): void;
@@ -51,7 +54,8 @@ export class TaskReceiver {
 
   /** Whether this receiver answers the server's request (a task method, or a task-augmented request). */
   handles(method: string, params: JsonObject | undefined): boolean {
-    if (TASK_METHODS.has(method)) return true;
+    // Without a declared `tasks` capability, `tasks/*` are unknown methods (-32601 from the caller).
+    if (TASK_METHODS.has(method)) return this.host.accepts('tasks');
     return AUGMENTABLE.has(method) && params?.task !== undefined && this.host.accepts(method);
   }
 

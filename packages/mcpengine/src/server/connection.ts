@@ -77,9 +77,10 @@ export class ServerConnection {
   private async onInputEnd(): Promise<void> {
     if (this.inputDone) return;
     this.inputDone = true;
-    // Subscriptions would never finish on their own; the peer is gone, so end them now.
+    // Subscriptions would never finish on their own: end them now, with the final result the spec asks for
+    // when the server tears a subscription down (the peer may still be reading stdout).
     for (const ctx of this.modernInflight.values()) {
-      if (ctx.method === 'subscriptions/listen') ctx._abort(new Error('input ended'));
+      if (ctx.method === 'subscriptions/listen' && !this.core.endSubscription(ctx)) ctx._abort(new Error('input ended'));
     }
     await this.drain(this.options.drainTimeoutMs ?? 2_000);
     await this.close();

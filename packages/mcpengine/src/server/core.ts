@@ -118,7 +118,8 @@ function isObject(value: unknown): value is JsonObject {
 
 export class ServerCore {
   readonly broadcaster = new Broadcaster();
-  private readonly openListens = new Set<() => void>();
+  /** Open `subscriptions/listen` requests and how to end each one gracefully. */
+  private readonly openListens = new Map<RequestContext, () => void>();
   private readonly envelopeCache = new Map<string, string>();
   private closed = false;
 
@@ -447,11 +448,11 @@ export class ServerCore {
           this.broadcaster.listeners.add(listener);
           const end = (result: JsonObject | null) => {
             this.broadcaster.listeners.delete(listener);
-            this.openListens.delete(graceful);
+            this.openListens.delete(ctx);
             resolve(result);
           };
           const graceful = () => end({ _meta: { [MetaKey.subscriptionId]: id } });
-          this.openListens.add(graceful);
+          this.openListens.set(ctx, graceful);
           ctx.signal.addEventListener('abort', () => end(null), { once: true });
         }),
     };
@@ -658,10 +659,17 @@ export class ServerCore {
     return session.outgoing.settle(response);
   }
 
+  /** Ends one open subscription with its final result (server-initiated teardown). False if it is not open. */
+  endSubscription(ctx: RequestContext): boolean {
+    const end = this.openListens.get(ctx);
+    end?.();
+    return end !== undefined;
+  }
+
   /** Ends open subscriptions gracefully (a final result) and stops accepting new ones. */
   close(): void {
     this.closed = true;
-    for (const end of [...this.openListens]) end();
+    for (const end of [...this.openListens.values()]) end();
   }
 }
 

@@ -76,6 +76,7 @@ async function fetchJson(url: string, timeoutMs: number): Promise<{ status: numb
 }
 
 export const authProbe: Probe = {
+  lane: 'isolated',
   name: 'authorization',
   eras: ['legacy', 'modern'],
   transports: ['streamable-http'],

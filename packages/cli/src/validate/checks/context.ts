@@ -25,6 +25,22 @@ export function eraOf(revision: Revision): Era {
   return revision === '2026-07-28' ? 'modern' : 'legacy';
 }
 
+/**
+ * Tool annotations seen in any revision, by tool name: 2024-11-05 has no annotations, so whether a tool is
+ * read-only there is learnt from the same server's listing in a newer revision.
+ */
+export class SharedAnnotations {
+  readonly readOnly = new Set<string>();
+  #settle: () => void = () => {};
+  readonly settled: Promise<void> = new Promise((resolve) => {
+    this.#settle = resolve;
+  });
+
+  settle(): void {
+    this.#settle();
+  }
+}
+
 export interface RunSettings {
   /** Time limit for one request. */
   readonly requestTimeoutMs: number;
@@ -33,6 +49,8 @@ export interface RunSettings {
   /** Tools the validator may call besides those annotated `readOnlyHint: true`. */
   readonly callTools: ReadonlySet<string>;
   readonly callAllTools: boolean;
+  /** Read-only tools learnt from annotated revisions (set by the runner). */
+  readonly annotations?: SharedAnnotations;
   /** Tool definition hashes: those recorded by an earlier run, and those of this run (filled by the lints). */
   readonly baseline?: { readonly previous: Baseline | undefined; readonly current: Baseline };
 }
@@ -96,9 +114,15 @@ export class RevisionState {
     return channel;
   }
 
-  /** Requests the server sent on any of this revision's channels. */
+  /** Set once a tool not annotated read-only was called: the server's state may have changed. */
+  mutated = false;
+
+  /** Channels on which the validator declared client capabilities (their server requests are legitimate). */
+  readonly capable = new Set<Channel>();
+
+  /** Requests the server sent on this revision's channels, those that declared client capabilities excepted. */
   get serverRequests(): JsonObject[] {
-    return this.channels.flatMap(
+    return this.channels.filter((channel) => !this.capable.has(channel)).flatMap(
       (channel) => (channel as Channel & { serverRequests?: { request: JsonObject }[] }).serverRequests?.map((entry) => entry.request) ?? [],
     );
   }
@@ -108,15 +132,22 @@ export class RevisionState {
    * fresh one as soon as it does not, so one failure never spills into the next probe.
    */
   robust: Channel | undefined;
+  /** A second connection (modern era) for the checks that compare two connections. */
+  other: Channel | undefined;
+  /** Serialises the opening of the shared connections between the probe lanes. */
+  opening: Promise<unknown> = Promise.resolve();
 
   /** Connections being closed in the background. */
   readonly closing: Promise<void>[] = [];
 
   async close(): Promise<void> {
-    const shared = [this.session?.channel, this.modernChannel, this.robust].filter((c): c is Channel => c !== undefined);
+    const shared = [this.session?.channel, this.modernChannel, this.robust, this.other].filter(
+      (c): c is Channel => c !== undefined,
+    );
     this.session = undefined;
     this.modernChannel = undefined;
     this.robust = undefined;
+    this.other = undefined;
     await Promise.all([...shared.map((channel) => channel.close()), ...this.closing]);
   }
 }
@@ -226,7 +257,15 @@ export class ProbeContext {
    * The revision's shared legacy session, opened (or re-opened, if the server died) on demand. `undefined`
    * when the server refuses to initialize with this revision.
    */
-  async session(): Promise<LegacySession | undefined> {
+  session(): Promise<LegacySession | undefined> {
+    // Probes of two lanes may ask at once: one opening at a time.
+    const state = this.state;
+    const next = state.opening.catch(() => undefined).then(() => this.#session());
+    state.opening = next.catch(() => undefined);
+    return next;
+  }
+
+  async #session(): Promise<LegacySession | undefined> {
     const state = this.state;
     if (state.session !== undefined && state.session.channel.alive()) return state.session;
     if (state.session !== undefined) await state.session.channel.close();
@@ -259,7 +298,14 @@ export class ProbeContext {
   }
 
   /** The shared modern connection (stateless: any connection serves any request). */
-  async modernChannel(): Promise<Channel> {
+  modernChannel(): Promise<Channel> {
+    const state = this.state;
+    const next = state.opening.catch(() => undefined).then(() => this.#modernChannel());
+    state.opening = next.catch(() => undefined);
+    return next;
+  }
+
+  async #modernChannel(): Promise<Channel> {
     const state = this.state;
     if (state.modernChannel !== undefined && state.modernChannel.alive()) return state.modernChannel;
     if (state.modernChannel !== undefined) await state.modernChannel.close();
@@ -294,6 +340,14 @@ export class ProbeContext {
     return call;
   }
 
+  /** A second, shared connection (a second process on stdio), distinct from the main one. */
+  async otherChannel(): Promise<Channel> {
+    const state = this.state;
+    if (state.other !== undefined && state.other.alive()) return state.other;
+    state.other = await state.openChannel();
+    return state.other;
+  }
+
   /** A modern request on a given channel (for probes that need their own connection). */
   async modern(channel: Channel, method: string, params?: JsonObject, options: ModernRequestOptions = {}): Promise<CallResult> {
     const call = await channel.call(modernRequest(channel, this.revision, method, params, options), {
@@ -310,7 +364,8 @@ export class ProbeContext {
     const name = tool['name'];
     if (typeof name === 'string' && this.settings.callTools.has(name)) return true;
     const annotations = tool['annotations'];
-    return typeof annotations === 'object' && annotations !== null && (annotations as JsonObject)['readOnlyHint'] === true;
+    if (typeof annotations === 'object' && annotations !== null) return (annotations as JsonObject)['readOnlyHint'] === true;
+    return typeof name === 'string' && this.settings.annotations?.readOnly.has(name) === true;
   }
 }
 

@@ -105,6 +105,7 @@ function quickTimeout(ctx: ProbeContext): number {
 }
 
 export const parseErrorProbe: Probe = {
+  lane: 'isolated',
   name: 'malformed JSON',
   eras: ['legacy', 'modern'],
   checks: [PARSE_ERROR, RECOVERS],
@@ -131,6 +132,7 @@ export const parseErrorProbe: Probe = {
 };
 
 export const invalidRequestProbe: Probe = {
+  lane: 'isolated',
   name: 'invalid request objects',
   eras: ['legacy', 'modern'],
   checks: [INVALID_REQUEST, RECOVERS],
@@ -162,6 +164,7 @@ export const invalidRequestProbe: Probe = {
 };
 
 export const methodNotFoundProbe: Probe = {
+  lane: 'isolated',
   name: 'unknown method',
   eras: ['legacy', 'modern'],
   checks: [METHOD_NOT_FOUND, REQUEST_NAMED_NOTIFICATION, RECOVERS],
@@ -200,6 +203,7 @@ export const methodNotFoundProbe: Probe = {
 };
 
 export const duplicateIdProbe: Probe = {
+  lane: 'isolated',
   name: 'duplicate request ids',
   eras: ['legacy', 'modern'],
   checks: [DUPLICATE_ID, RECOVERS],
@@ -239,6 +243,7 @@ export const duplicateIdProbe: Probe = {
 };
 
 export const batchProbe: Probe = {
+  lane: 'isolated',
   name: 'batches',
   eras: ['legacy', 'modern'],
   checks: [BATCH, RECOVERS],

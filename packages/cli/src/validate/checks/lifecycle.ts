@@ -102,6 +102,7 @@ function implementationOk(value: unknown): boolean {
 }
 
 export const legacyHandshake: Probe = {
+  lane: 'isolated',
   name: 'legacy handshake',
   eras: ['legacy'],
   checks: [
@@ -186,81 +187,70 @@ export const legacyHandshake: Probe = {
       }
     }
 
-    // Each needs a fresh, uninitialized connection: they run side by side.
-    await Promise.all([
-      (async () => {
-        const channel = await ctx.open();
-        const malformed = await channel.call(initializeRequest(channel, Number(revision.replace(/-/g, ''))), {
-          timeoutMs: ctx.settings.requestTimeoutMs,
-        });
-        ctx.schema.response(malformed, 'initialize');
-        const judgement = isError(malformed, -32602);
-        ctx.expect(
-          VERSION_MALFORMED,
-          judgement.ok,
-          judgement.detail,
-          judgement.detail,
-          [callEvidence(malformed, 'initialize with a numeric protocolVersion')],
-        );
-      })(),
-      (async () => {
-        const channel = await ctx.open();
-        const early = await channel.call({ jsonrpc: '2.0', id: channel.nextId(), method: 'tools/list' }, {
-          timeoutMs: ctx.settings.requestTimeoutMs,
-        });
-        ctx.schema.messages(early.during);
-        const ping = await channel.call({ jsonrpc: '2.0', id: channel.nextId(), method: 'ping' }, {
-          timeoutMs: ctx.settings.requestTimeoutMs,
-        });
-        ctx.schema.response(ping, 'ping');
-        const init = await channel.call(initializeRequest(channel, revision), { timeoutMs: ctx.settings.requestTimeoutMs });
-        ctx.schema.response(init, 'initialize');
-        const evidence = [
-          callEvidence(early, 'tools/list before initialize'),
-          callEvidence(init, 'initialize afterwards'),
-        ];
-        if (early.response === undefined) {
-          ctx.fail(BEFORE_INITIALIZE, `the request before initialize got ${missing(early)}`, evidence);
-        } else {
-          ctx.expect(
-            BEFORE_INITIALIZE,
-            resultOf(init)?.['protocolVersion'] === revision,
-            `answered (${errorCode(early) === undefined ? 'a result' : `error ${errorCode(early)}`}), and initialize still succeeded`,
-            `the request was answered, but initialize afterwards failed: ${isResult(init).detail}`,
-            evidence,
-          );
-        }
-        const pingResult = resultOf(ping);
-        ctx.expect(
-          PING_BEFORE_INITIALIZE,
-          pingResult !== undefined && Object.keys(pingResult).every((key) => key === '_meta'),
-          'ping answered with an empty result',
-          `ping before initialize: ${pingResult === undefined ? isResult(ping).detail : `non-empty result ${brief(pingResult)}`}`,
-          [callEvidence(ping, 'ping before initialize')],
-        );
-      })(),
-      (async () => {
-        const channel = await ctx.open();
-        const init = await channel.call(initializeRequest(channel, revision), { timeoutMs: ctx.settings.requestTimeoutMs });
-        if (resultOf(init)?.['protocolVersion'] !== revision) {
-          ctx.notRun(QUIET_UNTIL_INITIALIZED, 'initialize failed on a fresh connection', [callEvidence(init)]);
-        } else {
-          // Give the server a moment in which it must not send requests.
-          const quiet = await channel.collect(300);
-          const requests = quiet.filter(
-            (r) => isObject(r.message) && typeof r.message['method'] === 'string' && 'id' in r.message && r.message['method'] !== 'ping',
-          );
-          ctx.expect(
-            QUIET_UNTIL_INITIALIZED,
-            requests.length === 0,
-            'no request arrived between the initialize result and the initialized notification',
-            `the server sent ${requests.map((r) => brief((r.message as JsonObject)['method'])).join(', ')} before initialized`,
-            quiet.length === 0 ? [] : [messagesEvidence(quiet, 'messages before initialized')],
-          );
-          await channel.send(notification('notifications/initialized'));
-        }
-      })(),
+    // One uninitialized connection goes through the malformed initialize, a request and a ping before the
+    // handshake, the handshake itself, and a quiet moment before `initialized`. A server that accepts the
+    // malformed initialize gets a fresh connection for the rest, so one failure does not spill into the others.
+    let channel = await ctx.open();
+    const malformed = await channel.call(initializeRequest(channel, Number(revision.replace(/-/g, ''))), {
+      timeoutMs: ctx.settings.requestTimeoutMs,
+    });
+    ctx.schema.response(malformed, 'initialize');
+    const judgement = isError(malformed, -32602);
+    ctx.expect(VERSION_MALFORMED, judgement.ok, judgement.detail, judgement.detail, [
+      callEvidence(malformed, 'initialize with a numeric protocolVersion'),
     ]);
+    if (!judgement.ok) channel = await ctx.open();
+
+    const early = await channel.call({ jsonrpc: '2.0', id: channel.nextId(), method: 'tools/list' }, {
+      timeoutMs: ctx.settings.requestTimeoutMs,
+    });
+    ctx.schema.messages(early.during);
+    if (early.failure === 'closed') channel = await ctx.open();
+    const ping = await channel.call({ jsonrpc: '2.0', id: channel.nextId(), method: 'ping' }, {
+      timeoutMs: ctx.settings.requestTimeoutMs,
+    });
+    ctx.schema.response(ping, 'ping');
+    const pingResult = resultOf(ping);
+    ctx.expect(
+      PING_BEFORE_INITIALIZE,
+      pingResult !== undefined && Object.keys(pingResult).every((key) => key === '_meta'),
+      'ping answered with an empty result',
+      `ping before initialize: ${pingResult === undefined ? isResult(ping).detail : `non-empty result ${brief(pingResult)}`}`,
+      [callEvidence(ping, 'ping before initialize')],
+    );
+    if (ping.failure === 'closed') channel = await ctx.open();
+
+    const init = await channel.call(initializeRequest(channel, revision), { timeoutMs: ctx.settings.requestTimeoutMs });
+    ctx.schema.response(init, 'initialize');
+    const evidence = [callEvidence(early, 'tools/list before initialize'), callEvidence(init, 'initialize afterwards')];
+    const initialized = resultOf(init)?.['protocolVersion'] === revision;
+    if (early.response === undefined) {
+      ctx.fail(BEFORE_INITIALIZE, `the request before initialize got ${missing(early)}`, evidence);
+    } else {
+      ctx.expect(
+        BEFORE_INITIALIZE,
+        initialized,
+        `answered (${errorCode(early) === undefined ? 'a result' : `error ${errorCode(early)}`}), and initialize still succeeded`,
+        `the request was answered, but initialize afterwards failed: ${isResult(init).detail}`,
+        evidence,
+      );
+    }
+    if (!initialized) {
+      ctx.notRun(QUIET_UNTIL_INITIALIZED, 'initialize failed on this connection', [callEvidence(init)]);
+      return;
+    }
+    // Give the server a moment in which it must not send requests.
+    const quiet = await channel.collect(300);
+    const requests = quiet.filter(
+      (r) => isObject(r.message) && typeof r.message['method'] === 'string' && 'id' in r.message && r.message['method'] !== 'ping',
+    );
+    ctx.expect(
+      QUIET_UNTIL_INITIALIZED,
+      requests.length === 0,
+      'no request arrived between the initialize result and the initialized notification',
+      `the server sent ${requests.map((r) => brief((r.message as JsonObject)['method'])).join(', ')} before initialized`,
+      quiet.length === 0 ? [] : [messagesEvidence(quiet, 'messages before initialized')],
+    );
   },
 };
 
@@ -305,7 +295,7 @@ export const legacySessionBasics: Probe = {
 /** Runs last: judges every request the server sent during the revision's probes. */
 export const negotiatedCapabilities: Probe = {
   name: 'negotiated capabilities',
-  eras: ['legacy'],
+  eras: ['legacy', 'modern'],
   checks: [NEGOTIATED_CAPABILITIES],
   run(ctx) {
     const requests = ctx.state.serverRequests.filter((request) => request['method'] !== 'ping');
@@ -333,6 +323,7 @@ export const modernHandshake: Probe = {
     MODERN_ONLY_INITIALIZE,
     CACHING_HINTS,
     EXTENSION_KEYS,
+    NOTIFICATION_UNANSWERED,
   ],
   async run(ctx) {
     const { discovery } = ctx;
@@ -418,6 +409,24 @@ export const modernHandshake: Probe = {
       ctx.expect(MODERN_MISSING_META, judgement.ok, `${label}: ${judgement.detail}`, `${label}: ${judgement.detail}`, [
         callEvidence(call, `server/discover with ${label}`),
       ]);
+    }
+
+    {
+      // A notification gets no answer; a request sent right after it gets exactly its own.
+      const note = await channel.send(notification('notifications/validator-unknown', { note: 'an unknown notification' }), {
+        headers: { 'mcp-protocol-version': ctx.revision, 'mcp-method': 'notifications/validator-unknown' },
+      });
+      const after = await ctx.modern(channel, 'server/discover');
+      const stray = [...note.received, ...after.during].filter(
+        (r) => isObject(r.message) && !('method' in r.message) && ('result' in r.message || 'error' in r.message),
+      );
+      ctx.expect(
+        NOTIFICATION_UNANSWERED,
+        stray.length === 0 && after.response !== undefined,
+        'no response to an unknown notification',
+        stray.length > 0 ? `the server answered a notification: ${brief(stray[0]!.text)}` : `the following request got ${missing(after)}`,
+        [callEvidence(after, 'server/discover after an unknown notification')],
+      );
     }
 
     if (discovery.legacy.length > 0) {

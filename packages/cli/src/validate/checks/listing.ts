@@ -118,3 +118,55 @@ export function duplicates(items: readonly JsonObject[], key: string): string[] 
   }
   return [...repeated];
 }
+
+/** The identities of a list's first page (names or URIs), sorted; `undefined` when the call failed. */
+function identities(call: CallResult, key: string): string[] | undefined {
+  const list = resultOf(call)?.[key];
+  if (!Array.isArray(list)) return undefined;
+  return list
+    .filter(isObject)
+    .map((item) => JSON.stringify(item['name'] ?? item['uri'] ?? item['uriTemplate']))
+    .sort();
+}
+
+/**
+ * Compares a list as the main connection sees it with the list another viewpoint gets (another connection, or
+ * another self-reported client), asking the main connection once more afterwards: a difference counts only if
+ * the main connection saw the same list both times (otherwise the list changed over time, which is allowed).
+ */
+export async function compareViewpoints(
+  ctx: ProbeContext,
+  check: string,
+  method: string,
+  key: string,
+  other: () => Promise<CallResult>,
+  labels: { same: string; other: string },
+  otherProcess = false,
+): Promise<void> {
+  // On stdio another connection is another server process: once the validator has called a tool that may change
+  // state, the two processes may hold different state without any per-connection behaviour.
+  if (otherProcess && ctx.state.mutated) {
+    ctx.notRun(check, 'on stdio the other viewpoint is another process, and tools that may change state were called');
+    return;
+  }
+  const before = await ctx.rpc(method, {});
+  const elsewhere = await other();
+  const after = await ctx.rpc(method, {});
+  const [a, b, c] = [identities(before, key), identities(elsewhere, key), identities(after, key)];
+  const evidence = [callEvidence(before, method), callEvidence(elsewhere, `${method} ${labels.other}`)];
+  if (a === undefined || b === undefined || c === undefined) {
+    ctx.notRun(check, `${method} failed: ${[before, elsewhere, after].map((call) => isResult(call).detail).join('; ')}`, evidence);
+    return;
+  }
+  if (JSON.stringify(a) !== JSON.stringify(c)) {
+    ctx.notRun(check, `the list changed while it was being compared (${a.length} then ${c.length} item(s))`, evidence);
+    return;
+  }
+  ctx.expect(
+    check,
+    JSON.stringify(a) === JSON.stringify(b),
+    labels.same,
+    `${method} ${labels.other} lists ${brief(b)}, while the main connection lists ${brief(a)}`,
+    evidence,
+  );
+}

@@ -2,7 +2,7 @@
  * What only the modern era has: subscriptions/listen streams and multi round-trip requests (MRTR).
  */
 import { brief, callEvidence, clip, messagesEvidence } from '../evidence.js';
-import { META, modernRequest } from '../session.js';
+import { LegacySession, META, modernRequest } from '../session.js';
 import { isObject, notification, resultOf, sameId, type CallResult, type JsonObject, type Received } from '../wire/channel.js';
 import type { ProbeContext } from './context.js';
 import { errorCode, isResult } from './expect.js';
@@ -114,7 +114,7 @@ export const subscriptionsProbe: Probe = {
   eras: ['modern'],
   checks: [SUB_ACK, SUB_FILTER, SUB_ID],
   async run(ctx) {
-    const channel = await ctx.open();
+    const channel = await ctx.otherChannel();
     const message = modernRequest(channel, ctx.revision, 'subscriptions/listen', { notifications: REQUESTED });
     const id = message['id'];
     ctx.state.listenIds.add(id);
@@ -218,8 +218,10 @@ export const mrtrProbe: Probe = {
     });
     const asked = records.filter((record) => inputRequired(record.call) !== undefined || errorCode(record.call) === -32021);
     if (asked.length === 0) {
-      const reason = records.length === 0 ? 'no tool was called' : 'no called tool asked for client input';
-      for (const check of this.checks) ctx.notRun(check, reason);
+      for (const check of this.checks) {
+        if (records.length === 0) ctx.notRun(check, 'no tool was called (use --call <tool> or --call-all)');
+        else ctx.notApplicable(check, 'no called tool asked for client input');
+      }
       return;
     }
     ctx.expect(
@@ -341,7 +343,7 @@ export const mrtrProbe: Probe = {
     }
     if (!tampered) ctx.notRun(MRTR_TAMPERED, 'no InputRequiredResult carried a requestState');
     for (const check of [ELICITATION_REQUESTS, MRTR_DECLINE, MRTR_INVALID_RESPONSES, MRTR_EXTRA_RESPONSES, MRTR_MISSING_RESPONSES]) {
-      if (!ctx.recorded(check)) ctx.notRun(check, 'no called tool asked for input once the capabilities were declared');
+      if (!ctx.recorded(check)) ctx.notApplicable(check, 'no called tool asked for input once the capabilities were declared');
     }
   },
 };
@@ -364,7 +366,8 @@ export const legacyClientFeaturesProbe: Probe = {
       return;
     }
     const channel = await ctx.open();
-    const modes = ctx.revision >= '2025-11-25' ? ['form'] : ['form'];
+    ctx.state.capable.add(channel);
+    const modes = ['form'];
     const elicitations: JsonObject[] = [];
     const policyChannel = channel as typeof channel & { policy?: (request: JsonObject) => JsonObject | undefined };
     policyChannel.policy = (request) => {
@@ -384,7 +387,6 @@ export const legacyClientFeaturesProbe: Probe = {
       }
     };
     const capabilities = ctx.revision >= '2025-11-25' ? { elicitation: { form: {} }, sampling: {}, roots: {} } : { elicitation: {}, sampling: {}, roots: {} };
-    const { LegacySession } = await import('../session.js');
     const { session } = await LegacySession.open(channel, ctx.revision, { capabilities, timeoutMs: ctx.settings.requestTimeoutMs });
     if (session === undefined) {
       ctx.notRun(ELICITATION_REQUESTS, 'a session with client capabilities could not be initialized');
@@ -395,7 +397,7 @@ export const legacyClientFeaturesProbe: Probe = {
       await session.request('tools/call', { name: params['name'], arguments: params['arguments'] }, { timeoutMs: ctx.settings.requestTimeoutMs });
     }
     if (elicitations.length === 0) {
-      ctx.notRun(ELICITATION_REQUESTS, 'no called tool sent an elicitation request');
+      ctx.notApplicable(ELICITATION_REQUESTS, 'no called tool sent an elicitation request');
       return;
     }
     for (const request of elicitations) {

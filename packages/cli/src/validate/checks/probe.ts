@@ -13,6 +13,11 @@ export interface Probe {
   readonly eras: readonly Era[];
   /** The transports it runs on (default: all). */
   readonly transports?: readonly TransportKind[];
+  /**
+   * `isolated`: the probe works on its own connections (robustness, handshake variants) and runs in a second
+   * lane, side by side with the probes that share the revision's session.
+   */
+  readonly lane?: 'isolated';
   /** A finer revision filter within its eras. */
   readonly revisions?: (revision: Revision) => boolean;
   run(ctx: ProbeContext): Promise<void>;

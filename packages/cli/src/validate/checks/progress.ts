@@ -82,8 +82,10 @@ export const progressProbe: Probe = {
       }
     }
     if (seen === 0) {
-      const reason = ctx.state.toolCalls.length === 0 ? 'no tool was called' : 'no called tool sent progress notifications';
-      for (const check of [PROGRESS_TOKEN, PROGRESS_INCREASING, PROGRESS_STOPS]) ctx.notRun(check, reason);
+      for (const check of [PROGRESS_TOKEN, PROGRESS_INCREASING, PROGRESS_STOPS]) {
+        if (ctx.state.toolCalls.length === 0) ctx.notRun(check, 'no tool was called (use --call <tool> or --call-all)');
+        else ctx.notApplicable(check, 'no called tool sent progress notifications');
+      }
       return Promise.resolve();
     }
     for (const check of [PROGRESS_TOKEN, PROGRESS_INCREASING, PROGRESS_STOPS]) {

@@ -5,7 +5,7 @@ import { brief, callEvidence } from '../evidence.js';
 import { isObject, resultOf, type JsonObject } from '../wire/channel.js';
 import { binaryProblems, CONTENT_BASE64 } from './content.js';
 import { isError, isResult } from './expect.js';
-import { CACHING_HINTS, judgeListing, listAll, PAGINATION_CURSORS } from './listing.js';
+import { CACHING_HINTS, compareViewpoints, judgeListing, listAll, PAGINATION_CURSORS } from './listing.js';
 import type { Probe } from './probe.js';
 import { defineCheck } from './registry.js';
 
@@ -101,18 +101,11 @@ export const promptsProbe: Probe = {
     if (!ctx.recorded(CONTENT_BASE64)) ctx.notRun(CONTENT_BASE64, 'judged on tool results and resources');
 
     if (ctx.era === 'modern') {
-      const other = await ctx.open();
-      const elsewhere = await ctx.modern(other, 'prompts/list', {});
-      const names = (list: unknown): unknown[] | undefined => (Array.isArray(list) ? list.filter(isObject).map((p) => p['name']).sort() : undefined);
-      const here = names(resultOf(first)?.['prompts']);
-      const there = names(resultOf(elsewhere)?.['prompts']);
-      ctx.expect(
-        PROMPTS_SAME_EVERYWHERE,
-        here !== undefined && there !== undefined && JSON.stringify(here) === JSON.stringify(there),
-        'the same prompts on a fresh connection',
-        `a fresh connection lists ${brief(there)}, the first listed ${brief(here)}`,
-        [callEvidence(elsewhere, 'prompts/list on a fresh connection')],
-      );
+      const other = await ctx.otherChannel();
+      await compareViewpoints(ctx, PROMPTS_SAME_EVERYWHERE, 'prompts/list', 'prompts', () => ctx.modern(other, 'prompts/list', {}), {
+        same: 'the same prompts on another connection',
+        other: 'on another connection',
+      }, ctx.target.kind === 'stdio');
     } else {
       ctx.notApplicable(PROMPTS_SAME_EVERYWHERE, `${ctx.revision} is session-based`);
     }

@@ -5,7 +5,7 @@ import { brief, callEvidence } from '../evidence.js';
 import { isObject, resultOf, type JsonObject } from '../wire/channel.js';
 import { CONTENT_BASE64, deepEqual, resourceContentProblems } from './content.js';
 import { errorCode, isError, isResult } from './expect.js';
-import { CACHING_HINTS, judgeCaching, judgeListing, listAll, PAGINATION_CURSORS } from './listing.js';
+import { CACHING_HINTS, compareViewpoints, judgeCaching, judgeListing, listAll, PAGINATION_CURSORS } from './listing.js';
 import type { Probe } from './probe.js';
 import { defineCheck } from './registry.js';
 
@@ -160,18 +160,11 @@ export const resourcesProbe: Probe = {
       ctx.notApplicable(RESOURCES_SAME_EVERYWHERE, `${ctx.revision} is session-based`);
     } else {
       ctx.notApplicable(RESOURCES_SUBSCRIBE, '2026-07-28 replaces resources/subscribe with subscriptions/listen');
-      const other = await ctx.open();
-      const elsewhere = await ctx.modern(other, 'resources/list', {});
-      const uris = (list: unknown): unknown[] | undefined => (Array.isArray(list) ? list.filter(isObject).map((r) => r['uri']).sort() : undefined);
-      const here = uris(resultOf(first)?.['resources']);
-      const there = uris(resultOf(elsewhere)?.['resources']);
-      ctx.expect(
-        RESOURCES_SAME_EVERYWHERE,
-        here !== undefined && there !== undefined && deepEqual(here, there),
-        'the same resources on a fresh connection',
-        `a fresh connection lists ${brief(there)}, the first listed ${brief(here)}`,
-        [callEvidence(elsewhere, 'resources/list on a fresh connection')],
-      );
+      const other = await ctx.otherChannel();
+      await compareViewpoints(ctx, RESOURCES_SAME_EVERYWHERE, 'resources/list', 'resources', () => ctx.modern(other, 'resources/list', {}), {
+        same: 'the same resources on another connection',
+        other: 'on another connection',
+      }, ctx.target.kind === 'stdio');
     }
   },
 };

@@ -6,11 +6,11 @@
  * 2026-07-28 statement that servers should not change behaviour on it.
  */
 import { createHash } from 'node:crypto';
-import { brief, callEvidence } from '../evidence.js';
+import { brief } from '../evidence.js';
 import { CLIENT_INFO, LegacySession } from '../session.js';
-import { resultOf, isObject, type JsonObject } from '../wire/channel.js';
-import { deepEqual } from './content.js';
+import { isObject, type JsonObject } from '../wire/channel.js';
 import type { ProbeContext } from './context.js';
+import { compareViewpoints } from './listing.js';
 import type { Probe } from './probe.js';
 import { defineCheck } from './registry.js';
 
@@ -165,26 +165,17 @@ export const securityProbe: Probe = {
 
     // The same listing, asked for by a client that says it is someone else.
     const otherClient = { name: 'claude-code', version: '2.0.0' };
-    let other;
+    const labels = { same: `the same tools for clientInfo ${CLIENT_INFO.name} and ${otherClient.name}`, other: `as ${otherClient.name}` };
     if (ctx.era === 'modern') {
-      other = await ctx.rpc('tools/list', {}, { meta: { 'io.modelcontextprotocol/clientInfo': otherClient } });
-    } else {
-      const channel = await ctx.open();
-      const { session } = await LegacySession.open(channel, ctx.revision, { timeoutMs: ctx.settings.requestTimeoutMs, clientInfo: otherClient });
-      if (session === undefined) {
-        ctx.notRun(SEC_CLIENT_INFO, 'a second session could not be initialized');
-        return;
-      }
-      other = await session.request('tools/list', {}, { timeoutMs: ctx.settings.requestTimeoutMs });
+      await compareViewpoints(ctx, SEC_CLIENT_INFO, 'tools/list', 'tools', () => ctx.rpc('tools/list', {}, { meta: { 'io.modelcontextprotocol/clientInfo': otherClient } }), labels);
+      return;
     }
-    const otherTools = resultOf(other)?.['tools'];
-    const firstPage = tools.slice(0, Array.isArray(otherTools) ? otherTools.length : tools.length);
-    ctx.expect(
-      SEC_CLIENT_INFO,
-      Array.isArray(otherTools) && deepEqual(otherTools, firstPage),
-      `the same tools for clientInfo ${CLIENT_INFO.name} and ${otherClient.name}`,
-      `tools/list differs when the client says it is ${otherClient.name}`,
-      [callEvidence(other, `tools/list as ${otherClient.name}`)],
-    );
+    const channel = await ctx.open();
+    const { session } = await LegacySession.open(channel, ctx.revision, { timeoutMs: ctx.settings.requestTimeoutMs, clientInfo: otherClient });
+    if (session === undefined) {
+      ctx.notRun(SEC_CLIENT_INFO, 'a second session could not be initialized');
+      return;
+    }
+    await compareViewpoints(ctx, SEC_CLIENT_INFO, 'tools/list', 'tools', () => session.request('tools/list', {}, { timeoutMs: ctx.settings.requestTimeoutMs }), labels, ctx.target.kind === 'stdio');
   },
 };

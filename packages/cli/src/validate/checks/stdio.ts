@@ -80,6 +80,7 @@ export const stdioOutputProbe: Probe = {
 };
 
 export const stdioExitProbe: Probe = {
+  lane: 'isolated',
   name: 'stdio shutdown',
   eras: ['modern'],
   transports: ['stdio'],

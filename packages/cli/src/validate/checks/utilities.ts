@@ -137,7 +137,7 @@ export const passiveNotificationsProbe: Probe = {
   run(ctx) {
     const received = ctx.state.channels.flatMap((channel) => channel.received.map((r) => ({ channel, r })));
     const logs = received.filter(({ r }) => isObject(r.message) && r.message['method'] === 'notifications/message');
-    if (logs.length === 0) ctx.notRun(LOGGING_CAPABILITY, 'the server sent no log notification');
+    if (logs.length === 0) ctx.notApplicable(LOGGING_CAPABILITY, 'the server sent no log notification');
     else {
       ctx.expect(
         LOGGING_CAPABILITY,
@@ -156,7 +156,7 @@ export const passiveNotificationsProbe: Probe = {
       const params = (r.message as JsonObject)['params'];
       return !(isObject(params) && ctx.state.listenIds.has(params['requestId']));
     });
-    if (cancellations.length === 0) ctx.notRun(CANCELLATION_SERVER_SENT, 'the server sent no cancellation');
+    if (cancellations.length === 0) ctx.notApplicable(CANCELLATION_SERVER_SENT, 'the server sent no cancellation');
     else {
       ctx.expect(
         CANCELLATION_SERVER_SENT,

@@ -90,11 +90,11 @@ export abstract class StreamChannel implements Channel {
         return isObject(m) && !('method' in m) && sameId(m['id'], id);
       },
     });
-    const last = raw.received.at(-1);
-    const matched = last !== undefined && isObject(last.message) && !('method' in last.message) && sameId(last.message['id'], id);
-    const during = matched ? raw.received.slice(0, -1) : raw.received;
+    // Messages may still be delivered between the match and this continuation: search, do not assume last.
+    const match = raw.received.find((r) => isObject(r.message) && !('method' in r.message) && sameId(r.message['id'], id));
+    const during = raw.received.filter((r) => r !== match);
     const base = { sent: message, sentText, during, elapsedMs: Date.now() - started };
-    if (matched) return { ...base, response: last.message as JsonObject, responseText: last.text };
+    if (match !== undefined) return { ...base, response: match.message as JsonObject, responseText: match.text };
     if (raw.timedOut) return { ...base, failure: 'timeout' };
     const why = this.deathNote();
     return { ...base, failure: 'closed', ...(why === undefined ? {} : { closedBecause: why }) };

@@ -16,6 +16,7 @@ import type {
 import type { Caller, RequestContext } from '../context.js';
 import type { Completer } from './completion.js';
 import { adaptContent, blockProblem, pickFields } from './content.js';
+import { compileRequiredScopes, scopedVisibility } from './scopes.js';
 
 export interface PromptArgumentConfig extends PromptArgument {
   complete?: Completer;
@@ -29,6 +30,8 @@ export interface PromptConfig {
   icons?: Icon[];
   _meta?: MetaObject;
   visible?: (caller: Caller) => boolean;
+  /** OAuth scopes the caller's access token must grant to see and get it (see `ToolConfig.requiredScopes`). */
+  requiredScopes?: readonly string[];
   get: (
     args: Record<string, string>,
     ctx: RequestContext,
@@ -62,10 +65,13 @@ export function compilePrompt(config: PromptConfig): CompiledPrompt {
   if (config._meta !== undefined) descriptor._meta = config._meta;
 
   const cache = new Map<RevisionSpec, string>();
+  const requiredScopes = compileRequiredScopes(`Prompt "${config.name}"`, config.requiredScopes);
   return {
     name: config.name,
     descriptor,
-    config,
+    config: requiredScopes
+      ? { ...config, requiredScopes, visible: scopedVisibility(config.visible, requiredScopes) }
+      : config,
     completers,
     json(revision) {
       let json = cache.get(revision);

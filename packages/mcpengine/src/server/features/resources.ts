@@ -18,6 +18,7 @@ import { UriTemplate } from '../../uri-template/index.js';
 import type { Caller, RequestContext } from '../context.js';
 import type { Completer } from './completion.js';
 import { pickFields } from './content.js';
+import { compileRequiredScopes, scopedVisibility } from './scopes.js';
 
 /** Freshness hints for a modern-era `resources/read` result. */
 export interface CacheHint {
@@ -37,6 +38,8 @@ interface ResourceMetadata {
   icons?: Icon[];
   _meta?: MetaObject;
   visible?: (caller: Caller) => boolean;
+  /** OAuth scopes the caller's access token must grant to see and read it (see `ToolConfig.requiredScopes`). */
+  requiredScopes?: readonly string[];
   cache?: CacheHint;
 }
 
@@ -88,6 +91,13 @@ function perRevisionJson<T extends object>(value: T, fields: (r: RevisionSpec) =
   };
 }
 
+/** The config as compiled: `visible` also checks `requiredScopes`. */
+function withScopes<C extends ResourceMetadata>(what: string, config: C): C {
+  const required = compileRequiredScopes(what, config.requiredScopes);
+  if (!required) return config;
+  return { ...config, requiredScopes: required, visible: scopedVisibility(config.visible, required) };
+}
+
 function metadata(config: ResourceMetadata): Partial<Resource> {
   const out: Partial<Resource> = { name: config.name };
   if (config.title !== undefined) out.title = config.title;
@@ -107,7 +117,12 @@ export function compileResource(config: ResourceConfig): CompiledResource {
   if (typeof config.read !== 'function') throw new TypeError(`Resource ${config.uri} needs a read function`);
   const descriptor = { uri: config.uri, ...metadata(config) } as Resource;
   if (config.size !== undefined) descriptor.size = config.size;
-  return { uri: config.uri, descriptor, config, json: perRevisionJson(descriptor, (r) => r.fields.resource) };
+  return {
+    uri: config.uri,
+    descriptor,
+    config: withScopes(`Resource ${config.uri}`, config),
+    json: perRevisionJson(descriptor, (r) => r.fields.resource),
+  };
 }
 
 export function compileTemplate(config: ResourceTemplateConfig): CompiledTemplate {
@@ -122,7 +137,7 @@ export function compileTemplate(config: ResourceTemplateConfig): CompiledTemplat
     uriTemplate: config.uriTemplate,
     template,
     descriptor,
-    config,
+    config: withScopes(`Resource template ${config.uriTemplate}`, config),
     json: perRevisionJson(descriptor, (r) => r.fields.resourceTemplate),
   };
 }

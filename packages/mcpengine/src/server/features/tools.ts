@@ -22,8 +22,9 @@ import {
   type ToolSchema,
 } from '../../schema/index.js';
 import type { Caller, RequestContext } from '../context.js';
-import type { ToolTaskOptions } from '../tasks/types.js';
+import { toolTaskSupport, type ToolTaskOptions } from '../tasks/types.js';
 import { adaptContent, contentProblem, pickFields, text } from './content.js';
+import { compileRequiredScopes, scopedVisibility } from './scopes.js';
 
 /** What a tool handler may return: a full result, a bare string (one text block), or an explicit input request. */
 export type ToolReturn = CallToolResult | string | InputRequiredResult;
@@ -51,6 +52,11 @@ export interface ToolConfig<Args = JsonObject> {
   _meta?: MetaObject;
   /** Decides per caller whether the tool is listed and callable (scopes, client identity …). */
   visible?: (caller: Caller) => boolean;
+  /**
+   * OAuth scopes the caller's access token must grant to see and call the tool. Over HTTP with `mcpengine/auth`,
+   * a call without them is answered 403 `insufficient_scope` naming them (step-up authorization).
+   */
+  requiredScopes?: readonly string[];
   handler: ToolHandler<Args>;
 }
 
@@ -60,6 +66,8 @@ export interface CompiledTool {
   readonly input: ToolSchema;
   readonly output: ToolSchema | undefined;
   readonly visible: ((caller: Caller) => boolean) | undefined;
+  /** `requiredScopes`, deduplicated; undefined when none. Also part of `visible`. */
+  readonly requiredScopes: readonly string[] | undefined;
   readonly handler: ToolHandler<unknown>;
   /** Parameters mirrored into `Mcp-Param-*` HTTP headers (`x-mcp-header`), checked at registration. */
   readonly headerParams: readonly HeaderParam[];
@@ -107,16 +115,18 @@ export function compileTool<Args>(config: ToolConfig<Args>): CompiledTool {
   if (config._meta !== undefined) descriptor._meta = config._meta;
   deepFreeze(descriptor);
 
+  const requiredScopes = compileRequiredScopes(`Tool "${config.name}"`, config.requiredScopes);
   const jsonByRevision = new Map<RevisionSpec, string>();
   return {
     name: config.name,
     descriptor,
     input,
     output,
-    visible: config.visible,
+    visible: scopedVisibility(config.visible, requiredScopes),
+    requiredScopes,
     handler: config.handler as ToolHandler<unknown>,
     headerParams,
-    taskSupport: compileTaskSupport(config),
+    taskSupport: toolTaskSupport(config.name, config.execution, config.task),
     task: config.task as ToolTaskOptions<unknown> | undefined,
     json(revision) {
       let json = jsonByRevision.get(revision);
@@ -127,21 +137,6 @@ export function compileTool<Args>(config: ToolConfig<Args>): CompiledTool {
       return json;
     },
   };
-}
-
-function compileTaskSupport<Args>(config: ToolConfig<Args>): CompiledTool['taskSupport'] {
-  const support = config.execution?.taskSupport ?? 'forbidden';
-  if (support !== 'forbidden' && support !== 'optional' && support !== 'required') {
-    throw new TypeError(
-      `Tool "${config.name}": execution.taskSupport must be forbidden, optional or required`,
-    );
-  }
-  if (config.task !== undefined && support === 'forbidden') {
-    throw new TypeError(
-      `Tool "${config.name}": task settings need execution.taskSupport 'optional' or 'required'`,
-    );
-  }
-  return support;
 }
 
 function deepFreeze(value: unknown): void {

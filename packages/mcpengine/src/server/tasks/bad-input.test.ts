@@ -244,6 +244,26 @@ describe('limits', () => {
     });
   });
 
+  it('rejects malformed tool task settings at registration', () => {
+    const { server } = createTaskServer();
+    const handler = () => 'x';
+    expect(() =>
+      server.addTool({ name: 'a', execution: { taskSupport: 'often' as never }, handler }),
+    ).toThrow(/taskSupport/);
+    expect(() => server.addTool({ name: 'b', task: { ttlMs: 5_000 }, handler })).toThrow(/taskSupport/);
+    expect(() =>
+      server.addTool({ name: 'c', execution: { taskSupport: 'optional' }, task: { ttlMs: 0 }, handler }),
+    ).toThrow(/ttlMs/);
+    expect(() =>
+      server.addTool({
+        name: 'd',
+        execution: { taskSupport: 'optional' },
+        task: { pollIntervalMs: 1.5 },
+        handler,
+      }),
+    ).toThrow(/pollIntervalMs/);
+  });
+
   it('rejects malformed task settings at construction', () => {
     expect(() => createTaskServer({ tasks: { maxTasks: 0 } })).toThrow(TypeError);
     expect(() => createTaskServer({ tasks: { defaultTtlMs: 10, maxTtlMs: 5 } })).toThrow(TypeError);

@@ -237,7 +237,11 @@ export class TaskEngine {
     delete record.inputRequests;
     if ('error' in outcome) {
       record.status = 'failed';
-      record.error = outcome.error;
+      record.error = { ...outcome.error };
+      // As ServerCore.toErrorObject does for responses: 2026-07-28 forbids -32002 (resource not found is -32602).
+      if (record.dialect === 'extension' && record.error.code === ErrorCode.ResourceNotFound) {
+        record.error.code = ErrorCode.InvalidParams;
+      }
       record.statusMessage = outcome.error.message;
     } else {
       record.result = outcome.result;

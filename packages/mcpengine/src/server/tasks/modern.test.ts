@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { assertAllTapsClean, modernParams, RawPeer } from '../../test/harness.js';
 import { createTaskServer } from '../../test/task-server.js';
+import { ProtocolError } from '../../protocol/errors.js';
 
 afterEach(() => assertAllTapsClean());
 
@@ -130,6 +131,24 @@ describe('tasks extension: lifecycle', () => {
       error: { code: -32603, message: 'backend unavailable', data: { retry: true } },
     });
     expect(failed).not.toHaveProperty('result');
+  });
+
+  it('never stores -32002 (forbidden at 2026-07-28): resource-not-found becomes -32602', async () => {
+    const { server } = createTaskServer();
+    server.addTool({
+      name: 'missing',
+      description: 'Reads a resource that does not exist',
+      execution: { taskSupport: 'required' },
+      handler: () => {
+        throw new ProtocolError(-32002, 'Resource not found', { uri: 'x://nope' });
+      },
+    });
+    const peer = await RawPeer.open(server);
+    const created = (await call(peer, 'tools/call', { name: 'missing' })).result;
+    expect(await until(peer, created.taskId, terminal)).toMatchObject({
+      status: 'failed',
+      error: { code: -32602, data: { uri: 'x://nope' } },
+    });
   });
 
   it('cancels with an empty acknowledgement, stops the handler, and acknowledges again when finished', async () => {

@@ -7,7 +7,7 @@
  * hold it; what only a running process can hold (the handler's abort signal, pending input) lives in the engine.
  */
 import type { ErrorObject } from '../../protocol/errors.js';
-import type { InputRequest, JsonObject, TaskStatus } from '../../protocol/types.js';
+import type { InputRequest, JsonObject, TaskStatus, ToolExecution } from '../../protocol/types.js';
 import type { RequestContext } from '../context.js';
 import type { ToolReturn } from '../features/tools.js';
 import type { TaskStore } from './store.js';
@@ -114,4 +114,30 @@ export function taskSettings(options: TaskOptions = {}): TaskSettings {
   if (settings.defaultTtlMs > settings.maxTtlMs)
     throw new TypeError('tasks.defaultTtlMs exceeds tasks.maxTtlMs');
   return settings;
+}
+
+/** A tool's `execution.taskSupport` (default forbidden), with its task settings checked at registration. */
+export function toolTaskSupport(
+  name: string,
+  execution: ToolExecution | undefined,
+  task: ToolTaskOptions<never> | undefined,
+): 'forbidden' | 'optional' | 'required' {
+  const support = execution?.taskSupport ?? 'forbidden';
+  if (support !== 'forbidden' && support !== 'optional' && support !== 'required') {
+    throw new TypeError(`Tool "${name}": execution.taskSupport must be forbidden, optional or required`);
+  }
+  if (task === undefined) return support;
+  if (support === 'forbidden') {
+    throw new TypeError(`Tool "${name}": task settings need execution.taskSupport 'optional' or 'required'`);
+  }
+  for (const key of ['ttlMs', 'pollIntervalMs'] as const) {
+    const value = task[key];
+    if (value !== undefined && !(Number.isSafeInteger(value) && value > 0)) {
+      throw new TypeError(`Tool "${name}": task.${key} must be a positive integer`);
+    }
+  }
+  if (task.prepare !== undefined && typeof task.prepare !== 'function') {
+    throw new TypeError(`Tool "${name}": task.prepare must be a function`);
+  }
+  return support;
 }

@@ -19,9 +19,20 @@ export type ExtraHeaders =
   | Readonly<Record<string, string>>
   | (() => Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>);
 
+/**
+ * Authorization for every HTTP request of a transport: adds credentials and, on 401/403, obtains new ones and
+ * sends the request again. `OAuthClient` of `mcpengine/auth` is one.
+ */
+export interface HttpClientAuth {
+  /** `serverUrl` is the transport's MCP endpoint: what credentials are kept for, whatever URL a request goes to. */
+  wrapFetch(fetch: FetchLike, serverUrl: URL): FetchLike;
+}
+
 export interface HttpClientOptions {
   /** Default: the global `fetch`. */
   fetch?: FetchLike;
+  /** OAuth for this server (`OAuthClient` from `mcpengine/auth`). */
+  auth?: HttpClientAuth;
   headers?: ExtraHeaders;
   logger?: HttpClientLogger;
   /** Largest JSON body or SSE event accepted, in bytes. Default 4 MiB. */
@@ -32,6 +43,12 @@ export interface HttpClientOptions {
    * which cancels it. Default 30 s.
    */
   timeoutMs?: number;
+}
+
+/** The fetch a transport uses: the given one (default: global `fetch`), behind `auth` when there is one. */
+export function transportFetch(options: HttpClientOptions, serverUrl: URL): FetchLike {
+  const base: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
+  return options.auth ? options.auth.wrapFetch(base, serverUrl) : base;
 }
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;

@@ -14,6 +14,7 @@ import {
   errorBodyOf,
   extraHeaders,
   fetchWithin,
+  transportFetch,
   isTimeout,
   mediaTypeOf,
   readEventStream,
@@ -47,7 +48,7 @@ export class SseClientTransport implements Transport {
   constructor(url: string | URL, options: SseClientTransportOptions = {}) {
     this.#url = new URL(url);
     this.#options = options;
-    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    this.#fetch = transportFetch(options, this.#url);
     this.#logger = options.logger ?? consoleLogger;
     this.#maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;

@@ -15,7 +15,13 @@ export {
   SessionExpiredError,
   type HttpTransportFailure,
 } from './client-errors.js';
-export type { ExtraHeaders, FetchLike, HttpClientLogger, HttpClientOptions } from './client-fetch.js';
+export type {
+  ExtraHeaders,
+  FetchLike,
+  HttpClientAuth,
+  HttpClientLogger,
+  HttpClientOptions,
+} from './client-fetch.js';
 export {
   checkToolHeaders,
   standardHeaders,

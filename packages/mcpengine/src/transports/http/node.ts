@@ -7,13 +7,16 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
 import type { McpServer } from '../../server/server.js';
+import { NodeRequest } from './node-request.js';
 import { createMcpHttpHandler, type McpHttpHandler } from './server-handler.js';
 import type { McpHttpHandlerOptions } from './server-options.js';
 import { LOOPBACK_HOSTS } from './security.js';
 
 export type NodeRequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** Methods the fetch standard forbids in a `Request`. */
+const UNSUPPORTED_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 export interface NodeHandlerOptions {
   /** Receives failures of the handler itself (answered 500). Default: a line on stderr. */
@@ -51,19 +54,12 @@ async function serve(
   let request: Request;
   try {
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
-    const headers = new Headers();
-    // Raw headers keep duplicates visible (joined with ", "), so a repeated singleton header fails its check.
-    for (let i = 0; i + 1 < req.rawHeaders.length; i += 2)
-      headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
-    const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-    request = new Request(url, {
-      method: req.method ?? 'GET',
-      headers,
-      body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : null,
-      signal: aborter.signal,
-      // Node's fetch requires this for streaming request bodies.
-      ...({ duplex: 'half' } as object),
-    });
+    // What `new Request` would refuse. Raw headers keep duplicates visible (joined with ", "), so a repeated
+    // singleton header fails its check; Node's parser has already refused names and values Headers would.
+    if (url.username !== '' || url.password !== '' || UNSUPPORTED_METHODS.has(req.method ?? 'GET')) {
+      throw new TypeError('not a valid Request');
+    }
+    request = new NodeRequest(req, url, aborter.signal) as unknown as Request;
   } catch {
     res.writeHead(400, { 'content-type': 'text/plain', connection: 'close' }).end('Bad Request');
     return;

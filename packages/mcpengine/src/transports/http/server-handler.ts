@@ -20,6 +20,7 @@ import { ModernEndpoint } from './server-modern.js';
 import { resolveOptions, type McpHttpHandlerOptions, type ResolvedOptions } from './server-options.js';
 import { emptyResponse, errorResponse, TRANSPORT_ERROR } from './server-responses.js';
 import { HttpSseEndpoint } from './server-sse.js';
+import { nodeBodyReader } from './node-request.js';
 import { accepts, isJsonContentType } from './security.js';
 import { SseConnection } from './sse-writer.js';
 
@@ -131,6 +132,10 @@ class HttpServerState implements HttpContext {
       });
     }
     const { options } = this;
+    if (options.routes) {
+      const answered = await options.routes(request, url);
+      if (answered) return answered;
+    }
     const route =
       options.ssePath !== undefined && url.pathname === options.ssePath
         ? 'sse'
@@ -227,6 +232,8 @@ class HttpServerState implements HttpContext {
       }
       const session = this.legacy.session(request, principal, null);
       if (session instanceof Response) return session;
+      const refused = this.refuse(parsed.items, auth);
+      if (refused) return refused;
       return this.legacy.post(request, session, parsed.items, true, auth);
     }
 
@@ -234,6 +241,8 @@ class HttpServerState implements HttpContext {
     if (item.kind === 'invalid') {
       return errorResponse(400, item.answerable ? item.id : undefined, item.error);
     }
+    const refused = this.refuse([item], auth);
+    if (refused) return refused;
     if (this.isModern(item, request, hasSession)) {
       if (item.kind === 'request') return this.modern.request(request, item.message, auth);
       if (item.kind === 'notification') return emptyResponse(202);
@@ -252,6 +261,18 @@ class HttpServerState implements HttpContext {
     );
     if (session instanceof Response) return session;
     return this.legacy.post(request, session, [item], false, auth);
+  }
+
+  /** The `authorize` hook's refusal of the first request it refuses, if any. */
+  private refuse(items: readonly InboundMessage[], auth: AuthInfo | undefined): Response | undefined {
+    const authorize = this.options.authorize;
+    if (!authorize) return undefined;
+    for (const item of items) {
+      if (item.kind !== 'request') continue;
+      const refusal = authorize({ method: item.message.method, params: item.message.params }, auth);
+      if (refusal) return refusal;
+    }
+    return undefined;
   }
 
   private isModern(item: InboundMessage, request: Request, hasSession: boolean): boolean {
@@ -291,8 +312,11 @@ class HttpServerState implements HttpContext {
       });
     const declared = request.headers.get('content-length');
     if (declared !== null && Number(declared) > maxBodyBytes) return tooLarge();
-    if (!request.body) return '';
-    const reader = request.body.getReader();
+    // Behind toNodeHandler the body is read straight from the Node stream, without a web stream in between.
+    const fromNode = nodeBodyReader(request);
+    if (fromNode === null) return '';
+    const reader = fromNode ?? request.body?.getReader();
+    if (!reader) return '';
     const chunks: Uint8Array[] = [];
     let size = 0;
     let timedOut = false;

@@ -1,6 +1,7 @@
 /**
  * Options of the Streamable HTTP server handler, with secure, bounded defaults.
  */
+import type { JsonObject } from '../../protocol/types.js';
 import type { AuthInfo } from '../../server/context.js';
 import { MemoryEventStore, type EventStore } from './event-store.js';
 import { HostPolicy, LOOPBACK_HOSTS } from './security.js';
@@ -38,6 +39,20 @@ export interface McpHttpHandlerOptions {
   authenticate?: (
     request: Request,
   ) => AuthInfo | undefined | Response | Promise<AuthInfo | undefined | Response>;
+  /**
+   * Decides per JSON-RPC request, before it runs, whether the caller may make it (a tool needing a scope the
+   * token lacks, say): return a `Response` to answer the whole HTTP request with (a 403 with
+   * `WWW-Authenticate`), or undefined to go on. See `mcpengine/auth`.
+   */
+  authorize?: (
+    message: { readonly method: string; readonly params: JsonObject | undefined },
+    auth: AuthInfo | undefined,
+  ) => Response | undefined;
+  /**
+   * Answers requests that are not MCP traffic before any other check (OAuth Protected Resource Metadata, say):
+   * return a `Response`, or undefined to go on. Whatever it serves is public.
+   */
+  routes?: (request: Request, url: URL) => Response | undefined | Promise<Response | undefined>;
   /** Largest request body in bytes; beyond it 413. Default 4 MiB. */
   maxBodyBytes?: number;
   /** Time allowed to receive a request body; beyond it 408. Default 30 s. */
@@ -67,6 +82,8 @@ export interface ResolvedOptions {
   readonly messagesPath: string | undefined;
   readonly hosts: HostPolicy;
   readonly authenticate: McpHttpHandlerOptions['authenticate'];
+  readonly authorize: McpHttpHandlerOptions['authorize'];
+  readonly routes: McpHttpHandlerOptions['routes'];
   readonly maxBodyBytes: number;
   readonly bodyTimeoutMs: number;
   readonly maxSessions: number;
@@ -97,6 +114,8 @@ export function resolveOptions(options: McpHttpHandlerOptions): ResolvedOptions 
     messagesPath: sse ? (sse.messagesPath ?? '/messages') : undefined,
     hosts: new HostPolicy(options.allowedHosts ?? LOOPBACK_HOSTS, options.allowedOrigins),
     authenticate: options.authenticate,
+    authorize: options.authorize,
+    routes: options.routes,
     maxBodyBytes: positive('maxBodyBytes', options.maxBodyBytes, 4 * 1024 * 1024),
     bodyTimeoutMs: positive('bodyTimeoutMs', options.bodyTimeoutMs, 30_000),
     maxSessions: positive('sessions.max', sessions.max, 1000),

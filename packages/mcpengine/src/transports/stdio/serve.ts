@@ -34,7 +34,6 @@ export async function serveStdio(
   if (options.output) transportOptions.output = options.output;
   if (options.maxMessageBytes !== undefined) transportOptions.maxMessageBytes = options.maxMessageBytes;
   const transport = new StdioServerTransport(transportOptions);
-  const connection = await server.connect(transport, options.auth ? { auth: options.auth } : {});
   const drainTimeoutMs = options.drainTimeoutMs ?? 2_000;
 
   let stopping = false;
@@ -47,12 +46,14 @@ export async function serveStdio(
     await server.close({ drainTimeoutMs });
     if (options.exitOnClose ?? ownsProcess) process.exit(exitCode);
   };
-
-  // stdin ended: the connection answers what it already received, then closes.
-  void connection.closed.then(() => stop(0));
+  // Installed before connecting, so that a signal arriving during start-up also shuts down gracefully.
   if (options.handleSignals ?? ownsProcess) {
     process.once('SIGTERM', () => void stop(0));
     process.once('SIGINT', () => void stop(0));
   }
+
+  const connection = await server.connect(transport, options.auth ? { auth: options.auth } : {});
+  // stdin ended: the connection answers what it already received, then closes.
+  void connection.closed.then(() => stop(0));
   return connection;
 }

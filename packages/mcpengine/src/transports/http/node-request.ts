@@ -1,0 +1,154 @@
+/**
+ * The `Request` that `toNodeHandler` hands to a handler: method, URL, headers, signal and body come straight
+ * from Node's `IncomingMessage`.
+ *
+ * A real web `Request` costs more than everything else in a small MCP exchange: undici validates every header
+ * into a `Headers`, wraps the body in a web stream (`Readable.toWeb`) and follows the abort signal. This object
+ * is a `Request` (`instanceof` holds, and every member works): it answers `method`, `url`, `headers.get/has`
+ * and `signal` itself, and builds the real `Request` — exactly the one the adapter used to build — only when
+ * something asks for anything else (an `authenticate` hook calling `request.json()`, say), then delegates to
+ * it. The engine's own handler reads the body through `nodeBodyReader`, straight from the Node stream.
+ */
+import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
+
+/** What the handler needs from a body reader (the subset of `ReadableStreamDefaultReader` it uses). */
+export interface BodyReader {
+  read(): Promise<{ done: true; value?: undefined } | { done: false; value: Uint8Array }>;
+  cancel(): Promise<void>;
+}
+
+const NODE_BODY = Symbol('mcpengine.nodeBody');
+
+/**
+ * The body of a request built by `toNodeHandler`, read from the Node stream: a reader, `null` when the request
+ * has no body, or `undefined` when the request is not one of ours (or its body is already someone else's) and
+ * must be read through `request.body`.
+ */
+export function nodeBodyReader(request: Request): BodyReader | null | undefined {
+  const take = (request as { [NODE_BODY]?: () => BodyReader | null | undefined })[NODE_BODY];
+  return take === undefined ? undefined : take.call(request);
+}
+
+/** Request headers, joined per name like `Headers.append` joins them (", "), read without building `Headers`. */
+class NodeHeaders {
+  readonly #raw: readonly string[];
+  readonly #values = new Map<string, string>();
+  #real: Headers | undefined;
+
+  constructor(raw: readonly string[]) {
+    this.#raw = raw;
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      const name = raw[i]!.toLowerCase();
+      const previous = this.#values.get(name);
+      this.#values.set(name, previous === undefined ? raw[i + 1]! : `${previous}, ${raw[i + 1]!}`);
+    }
+  }
+
+  get(name: string): string | null {
+    if (this.#real !== undefined) return this.#real.get(name);
+    return this.#values.get(name.toLowerCase()) ?? null;
+  }
+
+  has(name: string): boolean {
+    if (this.#real !== undefined) return this.#real.has(name);
+    return this.#values.has(name.toLowerCase());
+  }
+
+  /** The real `Headers`, for every other member (and from then on for `get` and `has` too). */
+  static real(headers: NodeHeaders): Headers {
+    if (headers.#real === undefined) {
+      const real = new Headers();
+      for (let i = 0; i + 1 < headers.#raw.length; i += 2) real.append(headers.#raw[i]!, headers.#raw[i + 1]!);
+      headers.#real = real;
+    }
+    return headers.#real;
+  }
+}
+
+export class NodeRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Headers;
+  readonly signal: AbortSignal;
+  readonly #req: IncomingMessage;
+  readonly #hasBody: boolean;
+  #bodyTaken = false;
+  #real: Request | undefined;
+
+  constructor(req: IncomingMessage, url: URL, signal: AbortSignal) {
+    this.#req = req;
+    this.method = req.method ?? 'GET';
+    this.url = url.href;
+    this.headers = new NodeHeaders(req.rawHeaders) as unknown as Headers;
+    this.signal = signal;
+    this.#hasBody = this.method !== 'GET' && this.method !== 'HEAD';
+  }
+
+  /** The Node stream as a body reader, once, unless the real `Request` (and so the body) exists already. */
+  [NODE_BODY](): BodyReader | null | undefined {
+    if (!this.#hasBody) return null;
+    if (this.#real !== undefined || this.#bodyTaken) return undefined;
+    this.#bodyTaken = true;
+    // Like the web stream it replaces: cancelling (or returning early) destroys the Node stream.
+    const chunks = this.#req[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    return {
+      read: async () => {
+        const next = await chunks.next();
+        return next.done ? { done: true } : { done: false, value: next.value };
+      },
+      cancel: async () => {
+        await chunks.return?.();
+      },
+    };
+  }
+
+  /** The real `Request`: what the adapter built before this class existed. */
+  static real(request: NodeRequest): Request {
+    if (request.#real === undefined) {
+      const body = request.#hasBody && !request.#bodyTaken ? Readable.toWeb(request.#req) : null;
+      request.#real = new Request(request.url, {
+        method: request.method,
+        headers: NodeHeaders.real(request.headers as unknown as NodeHeaders),
+        body: body as ReadableStream<Uint8Array> | null,
+        signal: request.signal,
+        // Node's fetch requires this for streaming request bodies.
+        ...({ duplex: 'half' } as object),
+      });
+    }
+    return request.#real;
+  }
+}
+
+/** Every member of `Request.prototype` (and `Headers.prototype`) not answered directly delegates to the real one. */
+function delegate<T extends object>(target: object, proto: T, own: ReadonlySet<PropertyKey>, real: (self: never) => T): void {
+  for (const key of Reflect.ownKeys(proto)) {
+    if (key === 'constructor' || own.has(key)) continue;
+    const descriptor = Object.getOwnPropertyDescriptor(proto, key)!;
+    if (descriptor.get) {
+      Object.defineProperty(target, key, {
+        configurable: true,
+        enumerable: descriptor.enumerable ?? false,
+        get(this: never) {
+          return Reflect.get(proto, key, real(this));
+        },
+      });
+    } else if (typeof descriptor.value === 'function') {
+      const method = descriptor.value as (...args: unknown[]) => unknown;
+      Object.defineProperty(target, key, {
+        configurable: true,
+        writable: true,
+        enumerable: descriptor.enumerable ?? false,
+        value(this: never, ...args: unknown[]) {
+          return method.apply(real(this), args);
+        },
+      });
+    }
+  }
+  Object.setPrototypeOf(target, proto);
+}
+
+delegate(NodeRequest.prototype, Request.prototype, new Set(['method', 'url', 'headers', 'signal']), (self: NodeRequest) =>
+  NodeRequest.real(self),
+);
+delegate(NodeHeaders.prototype, Headers.prototype, new Set(['get', 'has']), (self: NodeHeaders) => NodeHeaders.real(self));
