@@ -16,6 +16,11 @@ export const SCHEMA_RESPONSE = defineCheck(
   'schema',
   'Every response validates against the official schema of the revision (result or error definition of its method)',
 );
+export const SCHEMA_ENVELOPE = defineCheck(
+  'schema.envelope',
+  'jsonrpc',
+  'Every response is a JSON-RPC 2.0 response: jsonrpc "2.0", the request id, exactly one of result and error, an integer error code and a message',
+);
 export const SCHEMA_NOTIFICATION = defineCheck(
   'schema.notification',
   'schema',
@@ -49,6 +54,32 @@ export function badMetaKeys(value: unknown, depth = 0): string[] {
   return out;
 }
 
+/** What breaks the JSON-RPC 2.0 response envelope (the result's own shape is the schema check's business). */
+export function envelopeProblems(message: unknown): string[] {
+  if (!isObject(message)) return ['not a JSON object'];
+  const problems: string[] = [];
+  if (message['jsonrpc'] !== '2.0') problems.push(`jsonrpc is ${JSON.stringify(message['jsonrpc'])}, not "2.0"`);
+  const hasResult = 'result' in message;
+  const hasError = 'error' in message;
+  if (hasResult === hasError) problems.push(hasResult ? 'both result and error are set' : 'neither result nor error is set');
+  if (hasResult && !isObject(message['result'])) problems.push('result is not an object');
+  if (hasError) {
+    const error = message['error'];
+    if (!isObject(error)) problems.push('error is not an object');
+    else {
+      if (typeof error['code'] !== 'number' || !Number.isInteger(error['code'])) problems.push(`error code ${JSON.stringify(error['code'])} is not an integer`);
+      if (typeof error['message'] !== 'string') problems.push('error has no message');
+    }
+  }
+  const id = message['id'];
+  if (!('id' in message)) problems.push('no id');
+  else if (id === null) {
+    const code = isObject(message['error']) ? message['error']['code'] : undefined;
+    if (code !== -32700 && code !== -32600) problems.push('id is null, which only -32700 and -32600 errors may carry');
+  } else if (typeof id !== 'string' && typeof id !== 'number') problems.push(`id ${JSON.stringify(id)} is not a string or number`);
+  return problems;
+}
+
 let oracle: WireOracle | undefined;
 
 export function wireOracle(): WireOracle {
@@ -78,6 +109,7 @@ export class SchemaObserver {
   response(call: CallResult, method: string | undefined): void {
     this.messages(call.during);
     if (call.response === undefined) return;
+    this.#envelope(call.response, [{ label: `response to ${method ?? 'a request'}`, sent: call.sentText, received: call.responseText ?? '' }]);
     const known = method !== undefined && wireOracle().schemas.revision(this.revision).methods.resultDefinitionFor(method);
     this.#check(
       SCHEMA_RESPONSE,
@@ -110,7 +142,18 @@ export class SchemaObserver {
         ? SCHEMA_SERVER_REQUEST
         : SCHEMA_NOTIFICATION
       : SCHEMA_RESPONSE;
+    if (check === SCHEMA_RESPONSE) this.#envelope(received.message, [{ label: 'response to a raw message', sent, received: received.text }]);
     this.#check(check, received.message, inReplyTo, [{ label: 'response to a raw message', sent, received: received.text }]);
+  }
+
+  /** JSON-RPC 2.0 §5 response rules, apart from what the result or error carries. */
+  #envelope(message: unknown, evidence: Evidence[]): void {
+    this.#counts[SCHEMA_ENVELOPE] = (this.#counts[SCHEMA_ENVELOPE] ?? 0) + 1;
+    const problems = envelopeProblems(message);
+    if (problems.length === 0) return;
+    const failures = (this.#failures.get(SCHEMA_ENVELOPE) ?? 0) + 1;
+    this.#failures.set(SCHEMA_ENVELOPE, failures);
+    if (failures <= MAX_FAILURES_PER_CHECK) this.#recorder.fail(SCHEMA_ENVELOPE, problems.join('; '), evidence);
   }
 
   #metaKeys(message: unknown, evidence: Evidence[]): void {

@@ -394,3 +394,68 @@ describe.each<Dialect>(['2020-12', 'draft-07'])('differential against Ajv (%s)',
     60_000 + SCHEMAS * 10,
   );
 });
+
+function typedValue(gen: Generator, type: string | undefined): Json {
+  switch (type) {
+    case 'string':
+      return gen.pick(Generator.STRINGS);
+    case 'integer':
+      return gen.pick([-2, -1, 0, 1, 2, 3, 5, 10]);
+    case 'number':
+      return gen.pick(Generator.NUMBERS);
+    case 'boolean':
+      return gen.chance(0.5);
+    default:
+      return null;
+  }
+}
+
+/** Object schemas shaped like tool inputs: the fast path's territory (inline leaves, bit-mask `required`). */
+describe('differential against Ajv (tool-shaped objects)', () => {
+  it('agrees on typed leaves, required and additionalProperties', () => {
+    const gen = new Generator(77 + SEED, '2020-12');
+    const ajv = ajvFor('2020-12');
+    const leaf = (): Schema => {
+      const type = gen.pick(['string', 'integer', 'number', 'boolean', 'null']);
+      const s: { [k: string]: unknown } = { type, description: 'a leaf' };
+      if ((type === 'integer' || type === 'number') && gen.chance(0.6)) {
+        s[gen.pick(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'])] = gen.pick(
+          Generator.NUMBERS,
+        );
+      }
+      if (type === 'string' && gen.chance(0.6)) s[gen.pick(['minLength', 'maxLength'])] = gen.int(3);
+      return gen.chance(0.1) ? { ...s, pattern: '^a' } : s;
+    };
+    let cases = 0;
+    let valid = 0;
+    const mismatches: string[] = [];
+    for (let i = 0; i < 1500; i++) {
+      const properties: { [k: string]: Schema } = {};
+      for (const key of Generator.KEYS) if (gen.chance(0.5)) properties[key] = leaf();
+      const schema: { [k: string]: unknown } = { type: 'object', properties, required: gen.keySubset() };
+      if (gen.chance(0.7)) schema['additionalProperties'] = gen.chance(0.7) ? false : leaf();
+      const ours = compileSchema(schema);
+      const theirs = ajv.compile(schema);
+      for (let j = 0; j < 12; j++) {
+        // Mostly well-typed values for declared properties, so that valid instances are common.
+        const instance: { [k: string]: Json } = {};
+        for (const key of Generator.KEYS) {
+          const declared = properties[key] as { type?: string } | undefined;
+          if (declared === undefined) {
+            if (gen.chance(0.1)) instance[key] = gen.value(2);
+          } else if (gen.chance(0.85)) {
+            instance[key] = gen.chance(0.85) ? typedValue(gen, declared.type) : gen.value(2);
+          }
+        }
+        cases++;
+        if (theirs(instance)) valid++;
+        if (ours.is(instance) !== theirs(instance)) {
+          mismatches.push(`schema ${JSON.stringify(schema)}\ninstance ${JSON.stringify(instance)}`);
+        }
+      }
+    }
+    expect(mismatches.slice(0, 3)).toEqual([]);
+    expect(cases).toBe(18_000);
+    expect(valid).toBeGreaterThan(cases * 0.15);
+  });
+});

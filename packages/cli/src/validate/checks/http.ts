@@ -75,6 +75,11 @@ export const HTTP_SSE_PRIMING = defineCheck(
   'http',
   'An event stream opened for a request starts with an event holding an id and empty data (2025-11-25)',
 );
+export const HTTP_SSE_RESUMPTION = defineCheck(
+  'http.sse-resumption',
+  'http',
+  'A stream closed before its response carried an event id and a retry field, and resuming it with Last-Event-ID delivers the response',
+);
 export const HTTP_HEADER_MISMATCH = defineCheck(
   'http.header-mismatch',
   'http',
@@ -174,6 +179,24 @@ function judgeExchanges(ctx: ProbeContext, channels: readonly HttpChannel[], mod
       );
     }
   }
+  if (!modern) {
+    const resumptions = channels.flatMap((c) => c.resumptions);
+    if (resumptions.length === 0) ctx.notApplicable(HTTP_SSE_RESUMPTION, 'the server closed no event stream before its response');
+    for (const { stream, resumed } of resumptions) {
+      const events = stream.http.events ?? [];
+      const problems = [
+        events.some((e) => e.retry !== undefined) ? '' : 'the closed stream sent no retry field',
+        resumed.messages.some((r) => isObject(r.message) && !('method' in r.message)) ? '' : `resuming with Last-Event-ID (HTTP ${resumed.http.status}) did not deliver the response`,
+      ].filter(Boolean);
+      ctx.expect(
+        HTTP_SSE_RESUMPTION,
+        problems.length === 0,
+        'the response arrived on the resumed stream',
+        problems.join('; '),
+        [exchangeEvidence(stream.http, 'the stream closed early'), exchangeEvidence(resumed.http, 'GET with Last-Event-ID')],
+      );
+    }
+  }
   const bySession = new Map<string, string[]>();
   for (const channel of channels) {
     for (const exchange of channel.exchanges) {
@@ -228,6 +251,7 @@ export const httpLegacyProbe: Probe = {
     HTTP_ORIGIN,
     HTTP_SSE_FRAMING,
     HTTP_SSE_PRIMING,
+    HTTP_SSE_RESUMPTION,
     HTTP_EVENT_IDS,
   ],
   async run(ctx) {

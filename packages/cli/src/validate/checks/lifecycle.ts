@@ -200,6 +200,14 @@ export const legacyHandshake: Probe = {
       callEvidence(malformed, 'initialize with a numeric protocolVersion'),
     ]);
     if (!judgement.ok) channel = await ctx.open();
+    if (channel.kind === 'streamable-http') {
+      // Without a session, HTTP requests are governed by the session rules (http.session-required).
+      const reason = 'on Streamable HTTP a request before initialize has no session; the session checks cover it';
+      ctx.notApplicable(BEFORE_INITIALIZE, reason);
+      ctx.notApplicable(PING_BEFORE_INITIALIZE, reason);
+      ctx.notApplicable(QUIET_UNTIL_INITIALIZED, 'judged on stdio and HTTP+SSE, where a connection outlives the handshake');
+      return;
+    }
 
     const early = await channel.call({ jsonrpc: '2.0', id: channel.nextId(), method: 'tools/list' }, {
       timeoutMs: ctx.settings.requestTimeoutMs,

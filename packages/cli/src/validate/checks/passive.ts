@@ -24,6 +24,8 @@ export const responseIdsProbe: Probe = {
         const message = received.message;
         if (!isObject(message) || 'method' in message || !('result' in message || 'error' in message)) continue;
         responses++;
+        // On HTTP an error status may carry an error without an id (the spec allows it there).
+        if (!('id' in message) && channel.kind !== 'stdio') continue;
         const id = (message as JsonObject)['id'];
         if (id === null) continue; // judged by the schema check: only -32700 and -32600 may carry it
         if (!channel.sentIds.has(id)) strays.push(clip(received.text, 300));

@@ -144,6 +144,7 @@ export const cancellationProbe: Probe = {
     });
     const pending = channel.call(message, {
       timeoutMs: Math.min(ctx.settings.requestTimeoutMs, 5000),
+      noResume: true,
       onMessage: (received) => {
         if (cancelledAt === undefined && isProgress(received) && paramsOf(received)['progressToken'] === progressToken) {
           cancelledAt = received.at;

@@ -4,6 +4,7 @@
 import { brief, callEvidence } from '../evidence.js';
 import { isObject, resultOf, type JsonObject } from '../wire/channel.js';
 import { binaryProblems, CONTENT_BASE64 } from './content.js';
+import { wireOracle } from '../schema-observer.js';
 import { isError, isResult } from './expect.js';
 import { CACHING_HINTS, compareViewpoints, judgeListing, listAll, PAGINATION_CURSORS } from './listing.js';
 import type { Probe } from './probe.js';
@@ -86,6 +87,11 @@ export const promptsProbe: Probe = {
       const messages = Array.isArray(result['messages']) ? result['messages'] : undefined;
       if (messages === undefined) {
         ctx.fail(PROMPTS_GET, `${name}: no messages array`, evidence);
+        continue;
+      }
+      const violation = wireOracle().check(call.response, { revision: ctx.revision, sender: 'server', inReplyTo: 'prompts/get' });
+      if (violation !== null) {
+        ctx.fail(PROMPTS_GET, `${name}: the result does not match GetPromptResult: ${violation.errors.slice(0, 3).join('; ')}`, evidence);
         continue;
       }
       ctx.pass(PROMPTS_GET, `${name}: ${messages.length} message(s)`, evidence);

@@ -4,7 +4,7 @@
 import { brief, callEvidence } from '../evidence.js';
 import { isObject, resultOf, type JsonObject } from '../wire/channel.js';
 import { CONTENT_BASE64, deepEqual, resourceContentProblems } from './content.js';
-import { errorCode, isError, isResult } from './expect.js';
+import { errorCode, isAnyError, isError, isResult } from './expect.js';
 import { CACHING_HINTS, compareViewpoints, judgeCaching, judgeListing, listAll, PAGINATION_CURSORS } from './listing.js';
 import type { Probe } from './probe.js';
 import { defineCheck } from './registry.js';
@@ -25,6 +25,11 @@ export const RESOURCES_NOT_FOUND = defineCheck(
   'resources.not-found',
   'resources',
   'Reading a resource that does not exist is an error with the revision’s code: -32002 up to 2025-11-25, -32602 in 2026-07-28',
+);
+export const RESOURCES_UNKNOWN_REJECTED = defineCheck(
+  'resources.unknown-uri-rejected',
+  'resources',
+  'A URI that names no resource is rejected with a JSON-RPC error (the server validates resource URIs)',
 );
 export const RESOURCES_NOT_FOUND_EMPTY = defineCheck(
   'resources.not-found-not-empty',
@@ -54,6 +59,7 @@ export const resourcesProbe: Probe = {
     RESOURCES_TEMPLATES,
     RESOURCES_READ,
     RESOURCES_NOT_FOUND,
+    RESOURCES_UNKNOWN_REJECTED,
     RESOURCES_NOT_FOUND_EMPTY,
     RESOURCES_SUBSCRIBE,
     RESOURCES_SAME_EVERYWHERE,
@@ -130,6 +136,8 @@ export const resourcesProbe: Probe = {
     const judgement = isError(missing, code);
     const missingEvidence = [callEvidence(missing, `resources/read ${missingUri}`)];
     ctx.expect(RESOURCES_NOT_FOUND, judgement.ok, judgement.detail, judgement.detail, missingEvidence);
+    const rejected = isAnyError(missing);
+    ctx.expect(RESOURCES_UNKNOWN_REJECTED, rejected.ok, rejected.detail, rejected.detail, missingEvidence);
     const emptyContents = resultOf(missing)?.['contents'];
     if (ctx.revision !== '2026-07-28') ctx.notApplicable(RESOURCES_NOT_FOUND_EMPTY, `${ctx.revision} says nothing about empty contents`);
     else ctx.expect(

@@ -72,6 +72,11 @@ export const TOOLS_UNKNOWN = defineCheck(
   'tools',
   'Calling an unknown tool is a protocol error: -32602 (Invalid params)',
 );
+export const TOOLS_ARGUMENTS_VALIDATED = defineCheck(
+  'tools.arguments-validated',
+  'tools',
+  'Arguments that violate the input schema are rejected (a protocol error or an isError result), not executed',
+);
 export const TOOLS_INVALID_ARGUMENTS = defineCheck(
   'tools.invalid-arguments',
   'tools',
@@ -146,6 +151,7 @@ export const toolsProbe: Probe = {
     CONTENT_BASE64,
     TOOLS_UNKNOWN,
     TOOLS_INVALID_ARGUMENTS,
+    TOOLS_ARGUMENTS_VALIDATED,
     PAGINATION_CURSORS,
     CACHING_HINTS,
   ],
@@ -265,7 +271,9 @@ export const toolsProbe: Probe = {
 };
 
 async function callTools(ctx: ProbeContext, tools: readonly JsonObject[]): Promise<void> {
-  const callable = tools.filter((tool) => ctx.mayCall(tool));
+  // A tool that requires task augmentation is called by the tasks probe, as a task.
+  const requiresTask = (tool: JsonObject): boolean => isObject(tool['execution']) && tool['execution']['taskSupport'] === 'required';
+  const callable = tools.filter((tool) => ctx.mayCall(tool) && !requiresTask(tool));
   const skipped = tools.length - callable.length;
   if (callable.length === 0) {
     const reason = tools.length === 0 ? 'the server lists no tools' : `no tool is annotated readOnlyHint: true (${skipped} not called; use --call <tool> or --call-all)`;
@@ -375,6 +383,14 @@ async function invalidArguments(ctx: ProbeContext, tools: readonly JsonObject[])
     const name = String(tool['name']);
     const call = await ctx.rpc('tools/call', { name, arguments: invalid.value });
     const evidence = [callEvidence(call, `tools/call ${name} with invalid arguments (${invalid.why})`)];
+    const refused = call.response !== undefined && ('error' in call.response || resultOf(call)?.['isError'] === true);
+    ctx.expect(
+      TOOLS_ARGUMENTS_VALIDATED,
+      refused,
+      `${name}: the invalid arguments were refused`,
+      call.response === undefined ? `${name}: ${isResult(call).detail}` : `${name}: the invalid arguments (${invalid.why}) were accepted and the tool ran`,
+      evidence,
+    );
     if (ctx.revision >= '2025-11-25') {
       const result = resultOf(call);
       ctx.expect(
@@ -393,4 +409,5 @@ async function invalidArguments(ctx: ProbeContext, tools: readonly JsonObject[])
     return;
   }
   ctx.notRun(TOOLS_INVALID_ARGUMENTS, 'no callable tool has an input schema that arguments can violate');
+  ctx.notRun(TOOLS_ARGUMENTS_VALIDATED, 'no callable tool has an input schema that arguments can violate');
 }

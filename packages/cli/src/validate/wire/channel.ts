@@ -53,6 +53,8 @@ export interface CallOptions {
    * limit (stdio and HTTP+SSE).
    */
   readonly progressExtendsToMs?: number;
+  /** Streamable HTTP: do not resume a stream the server closed early (the request was cancelled on purpose). */
+  readonly noResume?: boolean;
   /** Extra HTTP headers (ignored on stdio). */
   readonly headers?: Readonly<Record<string, string>>;
   /** HTTP headers to leave out of the defaults (for tests of missing headers). */

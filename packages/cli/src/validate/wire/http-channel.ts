@@ -87,6 +87,8 @@ export class HttpChannel implements Channel {
   sendSessionId = true;
   /** The negotiated legacy revision, sent as `MCP-Protocol-Version` from 2025-06-18 on. */
   protocolVersion: string | undefined;
+  /** Streams the server closed before their response, and the GET that resumed each (Last-Event-ID). */
+  readonly resumptions: { stream: ExchangeResult; resumed: ExchangeResult }[] = [];
   /** `x-mcp-header` parameters per tool, mirrored into `Mcp-Param-*` headers on `tools/call`. */
   toolHeaders = new Map<string, readonly ParamHeader[]>();
   #id = 0;
@@ -175,7 +177,27 @@ export class HttpChannel implements Channel {
       const session = result.http.headers['mcp-session-id'];
       if (session !== undefined) this.sessionId = session;
     }
-    const match = result.messages.find(isResponseToUs);
+    let match = result.messages.find(isResponseToUs);
+    // 2025-11-25 SSE polling: the server may close the stream before the response, after an event with an id;
+    // the client reconnects with GET and Last-Event-ID (waiting the `retry` it was given).
+    let resumed: ExchangeResult | undefined;
+    for (let attempt = 0; match === undefined && !result.timedOut && options.noResume !== true && attempt < 3; attempt++) {
+      const events = (resumed ?? result).http.events ?? [];
+      const lastId = [...events].reverse().find((event) => event.id !== undefined && event.id !== '')?.id;
+      if (lastId === undefined || this.sessionId === undefined) break;
+      const retry = [...events].reverse().find((event) => event.retry !== undefined)?.retry ?? 500;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(retry, 2000)));
+      resumed = await this.exchange({
+        method: 'GET',
+        headers: { ...this.headersFor(undefined), accept: 'text/event-stream', 'last-event-id': lastId },
+        timeoutMs: options.timeoutMs ?? this.options.timeoutMs,
+        until: isResponseToUs,
+      });
+      this.resumptions.push({ stream: result, resumed });
+      result.messages.push(...resumed.messages);
+      match = resumed.messages.find(isResponseToUs);
+      if (resumed.http.status !== 200) break;
+    }
     const during = result.messages.filter((received) => received !== match);
     const base = { sent: message, sentText, during, http: result.http, elapsedMs: Date.now() - started };
     if (match !== undefined) return { ...base, response: match.message as JsonObject, responseText: match.text };

@@ -63,7 +63,8 @@ function leafSpec(schema: unknown): LeafSpec {
   if (typeof schema !== 'object' || schema === null) return NO_LEAF;
   const s = schema as Record<string, unknown>;
   for (const key in s) if (!LEAF_KEYWORDS.has(key)) return NO_LEAF;
-  const kind = typeof s['type'] === 'string' && Object.hasOwn(LEAF_TYPES, s['type']) ? LEAF_TYPES[s['type']] : undefined;
+  const kind =
+    typeof s['type'] === 'string' && Object.hasOwn(LEAF_TYPES, s['type']) ? LEAF_TYPES[s['type']] : undefined;
   if (kind === undefined) return NO_LEAF;
   const num = (k: string, fallback: number): number => (typeof s[k] === 'number' ? s[k] : fallback);
   if (kind === Leaf.String) {

@@ -1,0 +1,91 @@
+import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { NodeRequest, nodeBodyReader } from './node-request.js';
+
+/** Sends one request to a throwaway server and hands the IncomingMessage to `use` (the response waits for it). */
+async function withIncoming(
+  options: { method: string; headers: [string, string][]; body?: string },
+  use: (req: IncomingMessage) => Promise<void>,
+): Promise<void> {
+  let failure: unknown;
+  const server = createServer((req, res) => {
+    use(req)
+      .catch((error: unknown) => (failure = error))
+      .finally(() => res.end());
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve, reject) => {
+    const outgoing = httpRequest({ host: '127.0.0.1', port, method: options.method, path: '/mcp?x=1' }, (res) => {
+      res.resume();
+      res.on('end', resolve);
+    });
+    for (const [name, value] of options.headers) outgoing.appendHeader(name, value);
+    outgoing.on('error', reject);
+    outgoing.end(options.body);
+  });
+  if (failure) throw failure;
+}
+
+const servers: ReturnType<typeof createServer>[] = [];
+afterEach(() => {
+  for (const server of servers.splice(0)) server.close();
+});
+
+describe('NodeRequest', () => {
+  it('answers method, url, headers and signal without building a Request, and is a Request', async () => {
+    await withIncoming(
+      { method: 'POST', headers: [['X-Twice', 'a'], ['x-twice', 'b'], ['Content-Type', 'application/json']], body: '{}' },
+      async (req) => {
+        const signal = new AbortController().signal;
+        const request = new NodeRequest(req, new URL(req.url!, `http://${req.headers.host}`), signal) as unknown as Request;
+        expect(request).toBeInstanceOf(Request);
+        expect(request.method).toBe('POST');
+        expect(request.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp\?x=1$/);
+        expect(request.signal).toBe(signal);
+        // Duplicates are joined the way Headers.append joins them.
+        expect(request.headers.get('x-twice')).toBe('a, b');
+        expect(request.headers.get('X-TWICE')).toBe('a, b');
+        expect(request.headers.has('content-type')).toBe(true);
+        expect(request.headers.get('absent')).toBeNull();
+        expect(request.headers).toBeInstanceOf(Headers);
+        expect([...request.headers.keys()]).toContain('x-twice');
+        const reader = nodeBodyReader(request)!;
+        const first = await reader.read();
+        expect(first.done).toBe(false);
+        expect(Buffer.from(first.value!).toString()).toBe('{}');
+        expect((await reader.read()).done).toBe(true);
+        // The body belongs to the reader now.
+        expect(nodeBodyReader(request)).toBeUndefined();
+      },
+    );
+  });
+
+  it('becomes a real Request for anything else, body included', async () => {
+    await withIncoming(
+      { method: 'POST', headers: [['content-type', 'application/json']], body: '{"hello":"world"}' },
+      async (req) => {
+        const request = new NodeRequest(req, new URL('http://localhost/mcp'), new AbortController().signal) as unknown as Request;
+        expect(await request.json()).toEqual({ hello: 'world' });
+        expect(request.bodyUsed).toBe(true);
+        // Once the real Request exists, the body is read through it.
+        expect(nodeBodyReader(request)).toBeUndefined();
+        expect(Object.prototype.toString.call(request)).toBe('[object Request]');
+      },
+    );
+  });
+
+  it('has no body for GET', async () => {
+    await withIncoming({ method: 'GET', headers: [] }, async (req) => {
+      const request = new NodeRequest(req, new URL('http://localhost/mcp'), new AbortController().signal) as unknown as Request;
+      expect(nodeBodyReader(request)).toBeNull();
+      expect(request.body).toBeNull();
+    });
+  });
+
+  it('is not mistaken for a Node request when it is a plain Request', () => {
+    expect(nodeBodyReader(new Request('http://localhost/', { method: 'POST', body: 'x' }))).toBeUndefined();
+  });
+});
