@@ -1,9 +1,12 @@
 /**
- * Puts a WireTap between an official SDK client (v1 or v2) and its stdio transport, so that every message our
- * server sends is validated against the official schema of the revision in use.
+ * Puts a WireTap between an official SDK client (v1 or v2) and its transport (stdio, Streamable HTTP or
+ * HTTP+SSE), so that every message our server sends is validated against the official schema of the revision in
+ * use.
  *
  * Both SDKs share the same transport shape: `start()`, `send(message, options?)`, `close()` and the `onmessage`,
- * `onerror`, `onclose` callbacks. The adapter is structural, so one class serves both.
+ * `onerror`, `onclose` callbacks. The adapter is structural, so one class serves both, and it passes through the
+ * optional members the clients look for (the stdio `pid`/`stderr`, the HTTP session id, protocol version and
+ * per-request streams), so that a client treats the tapped transport exactly as it would the inner one.
  */
 import type { WireTap } from '@mcpengine/testing';
 
@@ -23,6 +26,12 @@ export interface SdkTransport<M, X, O> {
   onmessage?: ((message: M, extra?: X) => void) | undefined;
   readonly pid?: number | null;
   readonly stderr?: unknown;
+  readonly sessionId?: string | undefined;
+  readonly protocolVersion?: string | undefined;
+  readonly hasPerRequestStream?: boolean;
+  setProtocolVersion?(version: string): void;
+  setSupportedProtocolVersions?(versions: string[]): void;
+  terminateSession?(): Promise<void>;
 }
 
 export interface TappedTransportOptions {
@@ -38,30 +47,65 @@ export class TappedSdkTransport<M extends object, X = unknown, O = unknown> {
   readonly sent: WireMessage[] = [];
   /** Every message the server sent, in order. */
   readonly received: WireMessage[] = [];
-  /** Errors the inner transport reported (for stdio: unparseable stdout lines, process errors). */
+  /**
+   * Errors the inner transport reported until the client closed it (stdio: unparseable stdout lines, process
+   * errors; HTTP: failed requests, broken streams, unparseable events). What closing aborts is not recorded.
+   */
   readonly transportErrors: Error[] = [];
+  private closing = false;
   private waiters: { predicate: (message: WireMessage) => boolean; resolve: (m: WireMessage) => void }[] = [];
 
   onclose?: (() => void) | undefined;
   onerror?: ((error: Error) => void) | undefined;
   onmessage?: ((message: M, extra?: X) => void) | undefined;
 
+  /**
+   * Present only when the inner transport has them (stdio), because the v2 client tells a stdio transport from
+   * an HTTP one by these two members: over stdio it then probes in place (on this very process, through the tap)
+   * instead of on a sibling process that the tap would not see; over HTTP it must keep treating it as HTTP.
+   */
+  declare readonly pid?: number | null;
+  declare readonly stderr?: unknown;
+
   constructor(
     private readonly inner: SdkTransport<M, X, O>,
     private readonly tap: WireTap,
     private readonly options: TappedTransportOptions = {},
-  ) {}
-
-  /**
-   * Present so that the v2 client recognises a stdio-shaped transport: it then probes in place (on this very
-   * process, through the tap) instead of on a sibling process that the tap would not see.
-   */
-  get pid(): number | null {
-    return this.inner.pid ?? null;
+  ) {
+    if ('pid' in inner && 'stderr' in inner) {
+      Object.defineProperties(this, {
+        pid: { get: () => inner.pid ?? null },
+        stderr: { get: () => inner.stderr ?? null },
+      });
+    }
   }
 
-  get stderr(): unknown {
-    return this.inner.stderr ?? null;
+  /** HTTP: the session the server assigned (the clients read it to tell a reconnect from a new connection). */
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  get protocolVersion(): string | undefined {
+    return this.inner.protocolVersion;
+  }
+
+  /** v2 over Streamable HTTP: one POST per request, so a modern-era cancellation aborts that POST. */
+  get hasPerRequestStream(): boolean | undefined {
+    return this.inner.hasPerRequestStream;
+  }
+
+  setProtocolVersion(version: string): void {
+    this.inner.setProtocolVersion?.(version);
+  }
+
+  setSupportedProtocolVersions(versions: string[]): void {
+    this.inner.setSupportedProtocolVersions?.(versions);
+  }
+
+  /** Streamable HTTP: DELETE the session. */
+  async terminateSession(): Promise<void> {
+    if (!this.inner.terminateSession) throw new Error('this transport has no session to terminate');
+    await this.inner.terminateSession();
   }
 
   async start(): Promise<void> {
@@ -76,7 +120,7 @@ export class TappedSdkTransport<M extends object, X = unknown, O = unknown> {
       }
     };
     this.inner.onerror = (error) => {
-      this.transportErrors.push(error);
+      if (!this.closing) this.transportErrors.push(error);
       this.onerror?.(error);
     };
     this.inner.onclose = () => this.onclose?.();
@@ -91,6 +135,7 @@ export class TappedSdkTransport<M extends object, X = unknown, O = unknown> {
   }
 
   close(): Promise<void> {
+    this.closing = true;
     return this.inner.close();
   }
 

@@ -55,11 +55,20 @@ describe('response matching', () => {
     expect(looksSuccessful('{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"x"}}')).toBe(false);
     expect(looksSuccessful('{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":true}}')).toBe(false);
     // A quote inside a string value is escaped, so text cannot fake a key.
-    expect(looksSuccessful(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: '"error": no' }] } }))).toBe(true);
+    expect(
+      looksSuccessful(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          result: { content: [{ type: 'text', text: '"error": no' }] },
+        }),
+      ),
+    ).toBe(true);
   });
 
   it('extracts the response from an SSE body', () => {
-    const body = 'id: 1\ndata: \n\nevent: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress"}\n\nevent: message\ndata: {"jsonrpc":"2.0","id":3,"result":{}}\n\n';
+    const body =
+      'id: 1\ndata: \n\nevent: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress"}\n\nevent: message\ndata: {"jsonrpc":"2.0","id":3,"result":{}}\n\n';
     expect(messageFromBody(body, 'text/event-stream')).toBe('{"jsonrpc":"2.0","id":3,"result":{}}');
     expect(messageFromBody('{"a":1}', 'application/json')).toBe('{"a":1}');
   });
@@ -90,15 +99,24 @@ describe('response matching', () => {
   it('verifies sampled responses with the workload check', () => {
     const stats = new WindowStats();
     const check = checkOf('echo-call');
-    stats.verify('{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"hello 42 true"}]}}', 5, check);
+    stats.verify(
+      '{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"hello 42 true"}]}}',
+      5,
+      check,
+    );
     expect(stats.verified).toBe(1);
-    expect(() => stats.verify('{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"nope"}]}}', 5, check)).toThrow(/expected the text/);
+    expect(() =>
+      stats.verify('{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"nope"}]}}', 5, check),
+    ).toThrow(/expected the text/);
     expect(() => stats.verify('{"jsonrpc":"2.0","id":6,"result":{}}', 5, check)).toThrow(/id mismatch/);
   });
 
   it('builds requests around the id slot', () => {
     const { prefix, suffix } = templateOf('echo-call', 'modern');
-    const request = JSON.parse(prefix + 17 + suffix) as { id: number; params: { _meta: Record<string, unknown> } };
+    const request = JSON.parse(prefix + 17 + suffix) as {
+      id: number;
+      params: { _meta: Record<string, unknown> };
+    };
     expect(request.id).toBe(17);
     expect(request.params._meta['io.modelcontextprotocol/protocolVersion']).toBe('2026-07-28');
   });
@@ -113,7 +131,8 @@ describe('HTTP response parser', () => {
     for (const step of [1, 7, wire.length]) {
       const parser = new ResponseParser();
       const responses = [];
-      for (let i = 0; i < wire.length; i += step) responses.push(...parser.push(Buffer.from(wire.slice(i, i + step))));
+      for (let i = 0; i < wire.length; i += step)
+        responses.push(...parser.push(Buffer.from(wire.slice(i, i + step))));
       expect(responses.map((r) => [r.status, r.body])).toEqual([
         [200, '{"a":1}'],
         [200, 'hello world'],
@@ -138,9 +157,29 @@ describe('options and targets', () => {
   });
 
   it('checks ratio and absolute targets', () => {
-    const rows = [makeRow('mcpengine', 'MCPEngine', [90, 100, 110]), makeRow('sdk1', 'SDK 1.x', [30]), makeRow('raw', 'raw', [200])];
-    const throughput: ScenarioResult = { id: 'stdio-64', title: '', unit: 'calls/s', better: 'higher', rows, ratios: engineRatios(rows, 'higher'), notes: [] };
-    const sessions: ScenarioResult = { id: 'idle-sessions', title: '', unit: 'bytes', better: 'lower', rows: [makeRow('mcpengine', 'MCPEngine', [5000])], ratios: {}, notes: [] };
+    const rows = [
+      makeRow('mcpengine', 'MCPEngine', [90, 100, 110]),
+      makeRow('sdk1', 'SDK 1.x', [30]),
+      makeRow('raw', 'raw', [200]),
+    ];
+    const throughput: ScenarioResult = {
+      id: 'stdio-64',
+      title: '',
+      unit: 'calls/s',
+      better: 'higher',
+      rows,
+      ratios: engineRatios(rows, 'higher'),
+      notes: [],
+    };
+    const sessions: ScenarioResult = {
+      id: 'idle-sessions',
+      title: '',
+      unit: 'bytes',
+      better: 'lower',
+      rows: [makeRow('mcpengine', 'MCPEngine', [5000])],
+      ratios: {},
+      notes: [],
+    };
     const targets = checkTargets([throughput, sessions]);
     expect(targets.map((t) => [t.description.slice(0, 20), t.met])).toEqual([
       ['stdio 64 in flight: ', true],

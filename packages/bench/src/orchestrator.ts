@@ -70,8 +70,13 @@ export class HttpServerProcess {
     this.#stderr = stderr;
   }
 
-  static async start(args: string[], options: { nodeOptions?: string[]; ipc?: boolean } = {}): Promise<HttpServerProcess> {
-    const stdio: ('pipe' | 'ignore' | 'ipc')[] = options.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'];
+  static async start(
+    args: string[],
+    options: { nodeOptions?: string[]; ipc?: boolean } = {},
+  ): Promise<HttpServerProcess> {
+    const stdio: ('pipe' | 'ignore' | 'ipc')[] = options.ipc
+      ? ['ignore', 'pipe', 'pipe', 'ipc']
+      : ['ignore', 'pipe', 'pipe'];
     const child = spawn(process.execPath, [...(options.nodeOptions ?? []), ...args], { stdio });
     const stderr = captureStderr(child);
     const port = await new Promise<number>((resolve, reject) => {

@@ -17,7 +17,16 @@ import { performance } from 'node:perf_hooks';
 import { McpServer } from 'mcpengine/server';
 import { StdioServerTransport } from 'mcpengine/stdio';
 import type { Transport, TransportHandlers } from 'mcpengine';
-import { CATALOG_TOOLS, catalogDescription, catalogJsonSchema, catalogToolName, ECHO_DESCRIPTION, ECHO_INPUT_SCHEMA, echoText, type EchoArgs } from './servers/fixtures.js';
+import {
+  CATALOG_TOOLS,
+  catalogDescription,
+  catalogJsonSchema,
+  catalogToolName,
+  ECHO_DESCRIPTION,
+  ECHO_INPUT_SCHEMA,
+  echoText,
+  type EchoArgs,
+} from './servers/fixtures.js';
 import { CLIENT_INFO, LEGACY_REVISION, templateOf } from './workloads.js';
 
 const args = process.argv.slice(2);
@@ -32,10 +41,20 @@ const inflight = option('--inflight', 64);
 
 function createServer(catalog: boolean): McpServer {
   const server = new McpServer({ name: 'profile', version: '1.0.0' });
-  server.addTool<EchoArgs>({ name: 'echo', description: ECHO_DESCRIPTION, inputSchema: ECHO_INPUT_SCHEMA, handler: (a) => echoText(a) });
+  server.addTool<EchoArgs>({
+    name: 'echo',
+    description: ECHO_DESCRIPTION,
+    inputSchema: ECHO_INPUT_SCHEMA,
+    handler: (a) => echoText(a),
+  });
   if (catalog) {
     for (let i = 0; i < CATALOG_TOOLS; i++) {
-      server.addTool({ name: catalogToolName(i), description: catalogDescription(i), inputSchema: catalogJsonSchema(i), handler: () => 'none' });
+      server.addTool({
+        name: catalogToolName(i),
+        description: catalogDescription(i),
+        inputSchema: catalogJsonSchema(i),
+        handler: () => 'none',
+      });
     }
   }
   return server;
@@ -56,10 +75,18 @@ class DirectTransport implements Transport {
   }
 }
 
-const initialize = JSON.stringify({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: LEGACY_REVISION, capabilities: {}, clientInfo: CLIENT_INFO } });
+const initialize = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 'init',
+  method: 'initialize',
+  params: { protocolVersion: LEGACY_REVISION, capabilities: {}, clientInfo: CLIENT_INFO },
+});
 const initialized = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
 
-async function runCore(workload: 'echo-call' | 'catalog-list', era: 'legacy' | 'modern'): Promise<(n: number) => Promise<void>> {
+async function runCore(
+  workload: 'echo-call' | 'catalog-list',
+  era: 'legacy' | 'modern',
+): Promise<(n: number) => Promise<void>> {
   const server = createServer(workload === 'catalog-list');
   const transport = new DirectTransport();
   await server.connect(transport);
@@ -146,7 +173,9 @@ async function runFloor(): Promise<(n: number) => Promise<void>> {
   transport.start({
     message: (text) => {
       const message = JSON.parse(text) as { id: number };
-      queueMicrotask(() => transport.send(`{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":${result}}`));
+      queueMicrotask(() =>
+        transport.send(`{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":${result}}`),
+      );
     },
     invalid: () => {},
     close: () => {},
@@ -199,7 +228,9 @@ if (gc) {
   const before = process.memoryUsage().heapUsed;
   await run(n);
   gc();
-  console.log(`heap growth over ${n} more calls after forced GC: ${((process.memoryUsage().heapUsed - before) / 1024).toFixed(1)} KB`);
+  console.log(
+    `heap growth over ${n} more calls after forced GC: ${((process.memoryUsage().heapUsed - before) / 1024).toFixed(1)} KB`,
+  );
 }
 console.log(
   `${mode}: wall best ${results[0]!.toFixed(0)} ns/call, median ${results[results.length >> 1]!.toFixed(0)}; ` +

@@ -23,9 +23,14 @@ const option = (name: string, fallback: string) => {
 };
 const svgPath = option('--svg', 'docs/benchmarks.svg');
 const mdPath = option('--md', 'docs/benchmarks.md');
-const results = JSON.parse(readFileSync(resolve(process.env.INIT_CWD ?? process.cwd(), input), 'utf8')) as BenchResults;
+const results = JSON.parse(
+  readFileSync(resolve(process.env.INIT_CWD ?? process.cwd(), input), 'utf8'),
+) as BenchResults;
 
 writeFileSync(svgPath, renderChart(results));
 const chartLink = relative(dirname(mdPath), svgPath).split('\\').join('/');
-writeFileSync(mdPath, spliceGenerated(readFileSync(mdPath, 'utf8'), renderResultsMarkdown(results, chartLink)));
+writeFileSync(
+  mdPath,
+  spliceGenerated(readFileSync(mdPath, 'utf8'), renderResultsMarkdown(results, chartLink)),
+);
 console.log(`Wrote ${svgPath} and the results section of ${mdPath}`);

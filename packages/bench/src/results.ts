@@ -64,24 +64,53 @@ export interface BenchResults {
 }
 
 /** Builds a row from per-run samples and per-run details (details are reduced to their medians). */
-export function makeRow(impl: string, label: string, samples: number[], details: Record<string, number>[] = []): Row {
-  if (samples.length === 0) return { impl, label, samples, median: Number.NaN, min: Number.NaN, max: Number.NaN, details: {} };
+export function makeRow(
+  impl: string,
+  label: string,
+  samples: number[],
+  details: Record<string, number>[] = [],
+): Row {
+  if (samples.length === 0)
+    return { impl, label, samples, median: Number.NaN, min: Number.NaN, max: Number.NaN, details: {} };
   const summary = summarize(samples);
   const merged: Record<string, number> = {};
   const names = new Set(details.flatMap((d) => Object.keys(d)));
   for (const name of names) {
-    const values = details.map((d) => d[name]).filter((v): v is number => v !== undefined && Number.isFinite(v));
+    const values = details
+      .map((d) => d[name])
+      .filter((v): v is number => v !== undefined && Number.isFinite(v));
     if (values.length > 0) merged[name] = summarize(values).median;
   }
-  return { impl, label, samples, median: summary.median, min: summary.min, max: summary.max, details: merged };
+  return {
+    impl,
+    label,
+    samples,
+    median: summary.median,
+    min: summary.min,
+    max: summary.max,
+    details: merged,
+  };
 }
 
 export function errorRow(impl: string, label: string, error: string): Row {
-  return { impl, label, samples: [], median: Number.NaN, min: Number.NaN, max: Number.NaN, details: {}, error };
+  return {
+    impl,
+    label,
+    samples: [],
+    median: Number.NaN,
+    min: Number.NaN,
+    max: Number.NaN,
+    details: {},
+    error,
+  };
 }
 
 /** The engine's ratio to every other row that has a value. */
-export function engineRatios(rows: readonly Row[], better: Better, engine = 'mcpengine'): Record<string, number> {
+export function engineRatios(
+  rows: readonly Row[],
+  better: Better,
+  engine = 'mcpengine',
+): Record<string, number> {
   const mine = rows.find((r) => r.impl === engine && !r.error)?.median;
   const out: Record<string, number> = {};
   for (const row of rows) {

@@ -36,7 +36,8 @@ export const USAGE = `Usage: npm run bench -- [options]
 
 function positive(name: string, value: string | undefined): number {
   const n = Number(value);
-  if (value === undefined || !Number.isInteger(n) || n <= 0) throw new Error(`${name} needs a positive integer, got ${value ?? 'nothing'}`);
+  if (value === undefined || !Number.isInteger(n) || n <= 0)
+    throw new Error(`${name} needs a positive integer, got ${value ?? 'nothing'}`);
   return n;
 }
 
@@ -92,7 +93,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
         break;
       case '--http-client': {
         const client = value();
-        if (client !== 'raw' && client !== 'agent') throw new Error(`--http-client must be raw or agent, got ${client}`);
+        if (client !== 'raw' && client !== 'agent')
+          throw new Error(`--http-client must be raw or agent, got ${client}`);
         settings.httpClient = client;
         break;
       }

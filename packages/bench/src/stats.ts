@@ -15,7 +15,12 @@ export function median(values: readonly number[]): number {
  * The q-quantile (0 ≤ q ≤ 1) of the first `count` values, by linear interpolation between closest ranks.
  * Sorts `values` in place when `sorted` is false (latency samples are large; copying them is wasteful).
  */
-export function quantile(values: Float64Array | number[], q: number, count = values.length, sorted = false): number {
+export function quantile(
+  values: Float64Array | number[],
+  q: number,
+  count = values.length,
+  sorted = false,
+): number {
   if (count === 0) return Number.NaN;
   if (q < 0 || q > 1) throw new RangeError(`quantile out of range: ${q}`);
   const view = values instanceof Float64Array ? values.subarray(0, count) : values.slice(0, count);
@@ -46,8 +51,17 @@ export function summarize(samples: readonly number[]): Summary {
  * How many times better `value` is than `reference`: value / reference when higher is better, reference /
  * value when lower is better. Undefined when either side is missing or zero.
  */
-export function ratio(value: number | undefined, reference: number | undefined, better: 'higher' | 'lower'): number | undefined {
-  if (value === undefined || reference === undefined || !Number.isFinite(value) || !Number.isFinite(reference)) {
+export function ratio(
+  value: number | undefined,
+  reference: number | undefined,
+  better: 'higher' | 'lower',
+): number | undefined {
+  if (
+    value === undefined ||
+    reference === undefined ||
+    !Number.isFinite(value) ||
+    !Number.isFinite(reference)
+  ) {
     return undefined;
   }
   if (value === 0 || reference === 0) return undefined;

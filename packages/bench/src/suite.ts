@@ -29,7 +29,12 @@ function versionOf(name: string): string {
   return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-function describeValue(value: number | undefined, threshold: number, unitIsBytes: boolean, isRatio: boolean): string {
+function describeValue(
+  value: number | undefined,
+  threshold: number,
+  unitIsBytes: boolean,
+  isRatio: boolean,
+): string {
   if (value === undefined) return 'not measured';
   if (isRatio) return formatRatio(value);
   return unitIsBytes && threshold > 100 ? formatBytes(value) : String(Math.round(value * 100) / 100);
@@ -38,13 +43,18 @@ function describeValue(value: number | undefined, threshold: number, unitIsBytes
 export function printScenario(scenario: ScenarioResult): void {
   const { headers, rows, right } = scenarioTable(scenario);
   console.log(`\n${scenario.title}  [${scenario.id}]`);
-  console.log(`(${scenario.unit}, ${scenario.better} is better${scenario.rows.some((r) => r.samples.length > 1) ? '; median of the runs' : ''})`);
+  console.log(
+    `(${scenario.unit}, ${scenario.better} is better${scenario.rows.some((r) => r.samples.length > 1) ? '; median of the runs' : ''})`,
+  );
   console.log(textTable(headers, rows, right));
   for (const note of scenario.notes) console.log(`  · ${note}`);
 }
 
 export async function runSuite(settings: Settings, argv: readonly string[]): Promise<number> {
-  const selected = (id: string) => settings.only.length === 0 || settings.only.includes(id) || (id.startsWith('footprint') && settings.only.includes('footprint'));
+  const selected = (id: string) =>
+    settings.only.length === 0 ||
+    settings.only.includes(id) ||
+    (id.startsWith('footprint') && settings.only.includes('footprint'));
   const unknown = settings.only.filter((id) => !SCENARIO_IDS.some(([known]) => known === id));
   if (unknown.length > 0) {
     console.error(`Unknown scenario(s): ${unknown.join(', ')} (see --list)`);
@@ -79,11 +89,17 @@ export async function runSuite(settings: Settings, argv: readonly string[]): Pro
   };
   const { meta } = results;
   console.log(`MCPEngine benchmark suite — ${command}`);
-  console.log(`Node ${meta.node} on ${meta.platform}/${meta.arch}, ${meta.cpus} CPUs (${meta.cpuModel}), ${meta.date}`);
+  console.log(
+    `Node ${meta.node} on ${meta.platform}/${meta.arch}, ${meta.cpus} CPUs (${meta.cpuModel}), ${meta.date}`,
+  );
   console.log(
     `${settings.runs} run(s) per implementation, ${settings.warmupMs} ms warm-up + ${settings.durationMs} ms measured; HTTP client: ${settings.httpClient === 'raw' ? 'raw sockets' : 'node:http Agent'}`,
   );
-  console.log(`Versions: ${Object.entries(meta.versions).map(([name, version]) => `${name} ${version}`).join(', ')}`);
+  console.log(
+    `Versions: ${Object.entries(meta.versions)
+      .map(([name, version]) => `${name} ${version}`)
+      .join(', ')}`,
+  );
   console.log('Servers run in their own processes; the load driver runs in another.');
 
   const log = (line: string) => console.log(line);
@@ -129,7 +145,9 @@ export async function runSuite(settings: Settings, argv: readonly string[]): Pro
     });
     console.log(textTable(['', 'target', 'measured'], rows, [false, false, true]));
   }
-  const failed = results.scenarios.flatMap((s) => s.rows.filter((r) => r.error).map((r) => `${s.id}/${r.impl}`));
+  const failed = results.scenarios.flatMap((s) =>
+    s.rows.filter((r) => r.error).map((r) => `${s.id}/${r.impl}`),
+  );
   if (failed.length > 0) console.log(`\nFailed measurements: ${failed.join(', ')}`);
 
   if (settings.json !== undefined) {

@@ -68,6 +68,8 @@ export function checkOf(workload: Workload): ResponseCheck {
   }
   return (response) => {
     const tools = response.result?.tools as unknown[] | undefined;
-    return tools?.length === CATALOG_TOOLS + 1 ? undefined : `expected ${CATALOG_TOOLS + 1} tools, got ${tools?.length}`;
+    return tools?.length === CATALOG_TOOLS + 1
+      ? undefined
+      : `expected ${CATALOG_TOOLS + 1} tools, got ${tools?.length}`;
   };
 }

@@ -10,9 +10,14 @@
  * metadata, the step-up retry limit) succeed only when the flow was refused for that very reason; connecting
  * anyway, or failing for another reason, is a failure (exit 1).
  */
-import { AuthorizationError, OAuthClient, type AuthorizationFailure, type OAuthClientOptions } from 'mcpengine/auth';
+import {
+  AuthorizationError,
+  OAuthClient,
+  type AuthorizationFailure,
+  type OAuthClientOptions,
+} from 'mcpengine/auth';
 import { Client } from 'mcpengine/client';
-import { connectHttp, HttpError } from 'mcpengine/http';
+import { createHttpTransport, HttpError } from 'mcpengine/http';
 import type { JsonObject } from 'mcpengine/protocol';
 import type { ScenarioHandler, ScenarioRun } from './conformance-client.js';
 
@@ -61,7 +66,11 @@ function authOptions(run: ScenarioRun): OAuthClientOptions {
       return {
         ...base,
         clients: [
-          { issuer: text(context, 'issuer'), clientId: text(context, 'client_id'), clientSecret: text(context, 'client_secret') },
+          {
+            issuer: text(context, 'issuer'),
+            clientId: text(context, 'client_id'),
+            clientSecret: text(context, 'client_secret'),
+          },
         ],
       };
     case 'auth/client-credentials-basic':
@@ -88,7 +97,11 @@ function authOptions(run: ScenarioRun): OAuthClientOptions {
     case 'auth/wif-jwt-bearer':
       return {
         ...base,
-        grant: { type: 'jwt_bearer', assertion: text(context, 'valid_jwt'), credentials: { clientId: text(context, 'client_id') } },
+        grant: {
+          type: 'jwt_bearer',
+          assertion: text(context, 'valid_jwt'),
+          credentials: { clientId: text(context, 'client_id') },
+        },
       };
     case 'auth/enterprise-managed-authorization':
       return {
@@ -106,20 +119,57 @@ function authOptions(run: ScenarioRun): OAuthClientOptions {
   }
 }
 
+/** What this file uses of `@mcpengine/testing` (loaded only when asked, it is a development package). */
+interface WireTapLike {
+  assertClean(): void;
+}
+interface TestingModule {
+  WireTap: new () => WireTapLike;
+  tapTransport<T>(transport: T, tap: WireTapLike, side: 'client'): T;
+}
+
+const taps: WireTapLike[] = [];
+
+/**
+ * With `MCPENGINE_WIRE_TAP=1` (set by the repository's conformance tests), every message of the conversation
+ * is validated against the official schema; `checkWire()` then reports violations.
+ */
+async function tapped<T>(transport: T): Promise<T> {
+  if (process.env.MCPENGINE_WIRE_TAP !== '1') return transport;
+  const specifier = '@mcpengine/testing';
+  const testing = (await import(specifier)) as TestingModule;
+  const tap = new testing.WireTap();
+  taps.push(tap);
+  return testing.tapTransport(transport, tap, 'client');
+}
+
+function checkWire(): void {
+  if (taps.length === 0) return;
+  for (const tap of taps.splice(0)) tap.assertClean();
+  log('wire tap: every message is schema-valid');
+}
+
 async function connect(run: ScenarioRun): Promise<Client> {
   const client = new Client({ name: 'mcpengine-everything-client', version: '0.1.0' });
-  await connectHttp(client, run.url, {
+  const transport = createHttpTransport(run.url, {
     auth: new OAuthClient(authOptions(run)),
     standaloneStream: false,
-    connect: { revision: run.version },
     logger: { warn: log },
   });
+  try {
+    await client.connect(await tapped(transport), { revision: run.version });
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
   return client;
 }
 
 function textOf(result: { content?: unknown }): string {
   const content = Array.isArray(result.content) ? result.content : [];
-  return content.map((block: { type?: string; text?: string }) => (block.type === 'text' ? block.text : '')).join('');
+  return content
+    .map((block: { type?: string; text?: string }) => (block.type === 'text' ? block.text : ''))
+    .join('');
 }
 
 /** The full flow, then the mock's one tool. */
@@ -139,6 +189,7 @@ async function authorizeAndCall(run: ScenarioRun): Promise<void> {
   } finally {
     await client.close();
   }
+  checkWire();
 }
 
 /** The first error of a cause chain that satisfies `test`. */
@@ -159,12 +210,14 @@ function mustDecline(reason: AuthorizationFailure | 'retry-limit'): ScenarioHand
     } catch (error) {
       outcome = error;
     }
-    if (outcome === undefined) throw new ScenarioFailure(`the client went on although it had to stop (${reason})`);
+    if (outcome === undefined)
+      throw new ScenarioFailure(`the client went on although it had to stop (${reason})`);
     const expected =
       reason === 'retry-limit'
         ? findCause(outcome, (e) => e instanceof HttpError && e.status === 403)
         : findCause(outcome, (e) => e instanceof AuthorizationError && e.reason === reason);
     if (!expected) throw outcome;
+    checkWire();
     log(`declined as required (${reason}): ${(expected as Error).message}`);
   };
 }

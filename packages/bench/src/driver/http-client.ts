@@ -21,13 +21,36 @@ const CRLF = Buffer.from('\r\n');
  */
 export class ResponseParser {
   #buffer: Buffer = Buffer.alloc(0);
+  /** Chunks not yet joined into #buffer: a large body is joined once, when it is complete. */
+  #pending: Buffer[] = [];
+  #pendingBytes = 0;
   #head: { status: number; headers: Map<string, string>; bodyStart: number } | undefined;
+  /** Bytes the current response needs in all (known once its head says Content-Length). */
+  #needed = 0;
+  #chunked = false;
 
   push(chunk: Buffer): HttpResponse[] {
-    this.#buffer = this.#buffer.length === 0 ? chunk : Buffer.concat([this.#buffer, chunk]);
+    this.#pending.push(chunk);
+    this.#pendingBytes += chunk.length;
+    const available = this.#buffer.length + this.#pendingBytes;
+    if (this.#head !== undefined && (available < this.#needed || (this.#chunked && !this.#mayEndChunked()))) return [];
+    this.#buffer = this.#buffer.length === 0 && this.#pending.length === 1 ? chunk : Buffer.concat([this.#buffer, ...this.#pending]);
+    this.#pending = [];
+    this.#pendingBytes = 0;
     const done: HttpResponse[] = [];
     for (let response = this.#next(); response !== undefined; response = this.#next()) done.push(response);
     return done;
+  }
+
+  /** Whether the bytes received so far end like a chunked body does (`0\r\n\r\n`); cheap, across chunks. */
+  #mayEndChunked(): boolean {
+    const tail: number[] = [];
+    for (let i = this.#pending.length - 1; i >= 0 && tail.length < 5; i--) {
+      const part = this.#pending[i]!;
+      for (let j = part.length - 1; j >= 0 && tail.length < 5; j--) tail.unshift(part[j]!);
+    }
+    for (let j = this.#buffer.length - 1; j >= 0 && tail.length < 5; j--) tail.unshift(this.#buffer[j]!);
+    return Buffer.from(tail).toString('latin1') === '0\r\n\r\n';
   }
 
   #next(): HttpResponse | undefined {
@@ -48,6 +71,9 @@ export class ResponseParser {
         if (colon > 0) headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
       }
       this.#head = { status, headers, bodyStart: end + 4 };
+      const length = headers.get('content-length');
+      this.#needed = length === undefined ? 0 : end + 4 + Number(length);
+      this.#chunked = length === undefined && (headers.get('transfer-encoding')?.toLowerCase().includes('chunked') ?? false);
     }
     const head = this.#head;
     const length = head.headers.get('content-length');
@@ -70,6 +96,8 @@ export class ResponseParser {
       throw new Error(`HTTP response ${head.status} without Content-Length or chunked encoding`);
     }
     this.#head = undefined;
+    this.#needed = 0;
+    this.#chunked = false;
     this.#buffer = consumed === buffer.length ? Buffer.alloc(0) : buffer.subarray(consumed);
     return { status: head.status, headers: head.headers, body };
   }
@@ -152,7 +180,11 @@ export class RawHttpConnection {
   }
 
   /** Writes a prepared request; `onResponse` gets its response. `onError` gets any failure of the connection. */
-  send(request: string | Buffer, onResponse: (response: HttpResponse) => void, onError: (error: Error) => void): void {
+  send(
+    request: string | Buffer,
+    onResponse: (response: HttpResponse) => void,
+    onError: (error: Error) => void,
+  ): void {
     if (this.#waiting) throw new Error('a request is already in flight on this connection');
     this.#waiting = onResponse;
     this.#failure = onError;

@@ -6,9 +6,21 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { postHead, postRequest, RawHttpConnection, type HttpResponse } from './http-client.js';
-import { InflightTable, measurementWindow, WindowStats, type LoadResult, type ResponseCheck } from './load-stats.js';
+import {
+  InflightTable,
+  measurementWindow,
+  WindowStats,
+  type LoadResult,
+  type ResponseCheck,
+} from './load-stats.js';
 import { ownCpuMs, processCpuMs } from './proc.js';
-import { fastResponseId, looksSuccessful, messageFromBody, parseResponse, type ParsedResponse } from './responses.js';
+import {
+  fastResponseId,
+  looksSuccessful,
+  messageFromBody,
+  parseResponse,
+  type ParsedResponse,
+} from './responses.js';
 import type { RequestTemplate } from './stdio-load.js';
 
 export type HttpClientKind = 'raw' | 'agent';
@@ -37,7 +49,10 @@ interface Exchanger {
   close(): void;
 }
 
-function rawExchanger(endpoint: HttpEndpoint, headers: Readonly<Record<string, string>>): Exchanger & { ready(): Promise<void> } {
+function rawExchanger(
+  endpoint: HttpEndpoint,
+  headers: Readonly<Record<string, string>>,
+): Exchanger & { ready(): Promise<void> } {
   const connection = new RawHttpConnection(endpoint.host, endpoint.port);
   const head = postHead(endpoint.path, `${endpoint.host}:${endpoint.port}`, headers);
   return {
@@ -47,20 +62,36 @@ function rawExchanger(endpoint: HttpEndpoint, headers: Readonly<Record<string, s
   };
 }
 
-function agentExchanger(endpoint: HttpEndpoint, headers: Readonly<Record<string, string>>, agent: Agent): Exchanger {
+function agentExchanger(
+  endpoint: HttpEndpoint,
+  headers: Readonly<Record<string, string>>,
+  agent: Agent,
+): Exchanger {
   return {
     send(body, done, fail) {
       const req = httpRequest(
-        { agent, host: endpoint.host, port: endpoint.port, path: endpoint.path, method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body) } },
+        {
+          agent,
+          host: endpoint.host,
+          port: endpoint.port,
+          path: endpoint.path,
+          method: 'POST',
+          headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
           res.on('end', () => {
             const responseHeaders = new Map<string, string>();
             for (const [name, value] of Object.entries(res.headers)) {
-              if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
+              if (value !== undefined)
+                responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
             }
-            done({ status: res.statusCode ?? 0, headers: responseHeaders, body: Buffer.concat(chunks).toString('utf8') });
+            done({
+              status: res.statusCode ?? 0,
+              headers: responseHeaders,
+              body: Buffer.concat(chunks).toString('utf8'),
+            });
           });
           res.on('error', fail);
         },
@@ -121,7 +152,8 @@ export async function runHttpLoad(options: HttpLoadOptions, count?: number): Pro
           const message = rpcMessageOf(response);
           const sentAt = table.close(id);
           const read = fastResponseId(message);
-          if (read !== id || sentAt < 0) throw new Error(`response for id ${read}, expected ${id}: ${message.slice(0, 300)}`);
+          if (read !== id || sentAt < 0)
+            throw new Error(`response for id ${read}, expected ${id}: ${message.slice(0, 300)}`);
           if (!looksSuccessful(message)) throw new Error(`request failed: ${message.slice(0, 300)}`);
           if (stats.shouldVerify()) stats.verify(message, id, options.check);
           if (measuring) stats.record(performance.now() - sentAt);
@@ -142,7 +174,16 @@ export async function runHttpLoad(options: HttpLoadOptions, count?: number): Pro
     for (const exchanger of exchangers) exchanger.close();
     agent.destroy();
     if (failure) throw failure;
-    return { completed: stats.completed, elapsedMs: 0, throughput: 0, p50Ms: 0, p99Ms: 0, driverCpuMs: 0, serverCpuMs: undefined, verified: stats.verified };
+    return {
+      completed: stats.completed,
+      elapsedMs: 0,
+      throughput: 0,
+      p50Ms: 0,
+      p99Ms: 0,
+      driverCpuMs: 0,
+      serverCpuMs: undefined,
+      verified: stats.verified,
+    };
   }
   await new Promise((resolve) => setTimeout(resolve, options.warmupMs));
   stats.reset();
@@ -187,9 +228,13 @@ export async function httpCall(
   const connection = new RawHttpConnection(endpoint.host, endpoint.port);
   try {
     await connection.ready();
-    const head = postHead(endpoint.path, `${endpoint.host}:${endpoint.port}`, { ...headers, Connection: 'close' });
+    const head = postHead(endpoint.path, `${endpoint.host}:${endpoint.port}`, {
+      ...headers,
+      Connection: 'close',
+    });
     const response = await connection.request(postRequest(head, body));
-    const text = response.status === 200 ? messageFromBody(response.body, response.headers.get('content-type')) : '';
+    const text =
+      response.status === 200 ? messageFromBody(response.body, response.headers.get('content-type')) : '';
     return { response, message: text === '' ? undefined : parseResponse(text) };
   } finally {
     connection.close();

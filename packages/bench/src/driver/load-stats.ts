@@ -6,7 +6,11 @@ import { quantile } from '../stats.js';
 import { parseResponse } from './responses.js';
 
 /** Checks one fully parsed response; returns a problem description or undefined. */
-export type ResponseCheck = (response: { id: unknown; result?: Record<string, unknown>; error?: unknown }) => string | undefined;
+export type ResponseCheck = (response: {
+  id: unknown;
+  result?: Record<string, unknown>;
+  error?: unknown;
+}) => string | undefined;
 
 export interface LoadResult {
   /** Responses completed inside the measurement window. */
@@ -40,7 +44,8 @@ export const MAX_STRETCH = 10;
 export async function measurementWindow(durationMs: number, completed: () => number): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, durationMs));
   const deadline = Date.now() + durationMs * (MAX_STRETCH - 1);
-  while (completed() < MIN_COMPLETED && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  while (completed() < MIN_COMPLETED && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 20));
 }
 const FULL_CHECKS_FIRST = 32;
 
@@ -108,7 +113,9 @@ export class WindowStats {
   verify(line: string, expectedId: number, check: ResponseCheck): void {
     const response = parseResponse(line);
     if (response.id !== expectedId) {
-      throw new Error(`response id mismatch: read ${expectedId} quickly, parsed ${JSON.stringify(response.id)}`);
+      throw new Error(
+        `response id mismatch: read ${expectedId} quickly, parsed ${JSON.stringify(response.id)}`,
+      );
     }
     const problem = check(response);
     if (problem) throw new Error(`${problem}: ${line.slice(0, 300)}`);

@@ -33,12 +33,21 @@ export function fastResponseId(line: string): number {
   return digits === 0 || digits > 15 ? -1 : id;
 }
 
+/** How far into a response its top-level `result` key can be: after `{"jsonrpc":"2.0","id":<15 digits>,`. */
+const RESULT_KEY_WITHIN = 64;
+/** Longer responses are lists; only tool results (short) are scanned for `isError`. */
+const TOOL_RESULT_SCAN = 8192;
+
 /**
- * True when the response is a successful tool call or list: neither a JSON-RPC error nor a tool error. JSON
- * string contents cannot contain an unescaped quote, so these key patterns only match real keys.
+ * True when the response is a success: its top-level `result` key comes first or right after `jsonrpc` and
+ * `id` (an error response has none there), and a short one is not a tool error (`"isError":true`). JSON string
+ * contents cannot contain an unescaped quote, so these patterns only match real keys. Cheap on large lists:
+ * nothing beyond the first bytes is scanned. The sampled full parse checks the rest.
  */
 export function looksSuccessful(line: string): boolean {
-  return !line.includes('"error":') && !line.includes('"isError":true');
+  const result = line.indexOf('"result":');
+  if (result === -1 || result > RESULT_KEY_WITHIN) return false;
+  return line.length > TOOL_RESULT_SCAN || !line.includes('"isError":true');
 }
 
 export interface ParsedResponse {
@@ -50,7 +59,8 @@ export interface ParsedResponse {
 /** A full parse, for the sampled check and for diagnostics. Throws on anything that is not a response. */
 export function parseResponse(line: string): ParsedResponse {
   const value: unknown = JSON.parse(line);
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`not a JSON-RPC response: ${line.slice(0, 200)}`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new Error(`not a JSON-RPC response: ${line.slice(0, 200)}`);
   return value as ParsedResponse;
 }
 
@@ -64,7 +74,8 @@ export function messageFromBody(body: string, contentType: string | undefined): 
   for (const event of body.split(/\r?\n\r?\n/)) {
     let data = '';
     for (const line of event.split(/\r?\n/)) {
-      if (line.startsWith('data:')) data += (data === '' ? '' : '\n') + line.slice(line.startsWith('data: ') ? 6 : 5);
+      if (line.startsWith('data:'))
+        data += (data === '' ? '' : '\n') + line.slice(line.startsWith('data: ') ? 6 : 5);
     }
     // The response is the event with an id or error at top level; notifications have a method instead.
     if (data !== '' && !data.includes('"method":')) message = data;
@@ -79,15 +90,15 @@ export class LineSplitter {
 
   /** Calls `onLine` for every complete, non-empty line in `chunk`. */
   push(chunk: string, onLine: (line: string) => void): void {
-    let text = this.#tail === '' ? chunk : this.#tail + chunk;
+    const text = this.#tail === '' ? chunk : this.#tail + chunk;
     let start = 0;
     for (let end = text.indexOf('\n', start); end !== -1; end = text.indexOf('\n', start)) {
-      const line = end > start && text.charCodeAt(end - 1) === 13 ? text.slice(start, end - 1) : text.slice(start, end);
+      const line =
+        end > start && text.charCodeAt(end - 1) === 13 ? text.slice(start, end - 1) : text.slice(start, end);
       if (line.length > 0) onLine(line);
       start = end + 1;
     }
     this.#tail = start < text.length ? text.slice(start) : '';
-    text = '';
   }
 
   get pending(): string {

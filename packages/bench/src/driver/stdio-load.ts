@@ -6,8 +6,20 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { captureStderr, ownCpuMs, processCpuMs, stopProcess } from './proc.js';
-import { InflightTable, measurementWindow, WindowStats, type LoadResult, type ResponseCheck } from './load-stats.js';
-import { fastResponseId, LineSplitter, looksSuccessful, parseResponse, type ParsedResponse } from './responses.js';
+import {
+  InflightTable,
+  measurementWindow,
+  WindowStats,
+  type LoadResult,
+  type ResponseCheck,
+} from './load-stats.js';
+import {
+  fastResponseId,
+  LineSplitter,
+  looksSuccessful,
+  parseResponse,
+  type ParsedResponse,
+} from './responses.js';
 
 export interface ServerCommand {
   /** Script and arguments, run with this Node binary. */
@@ -25,7 +37,10 @@ export interface RequestTemplate {
 }
 
 export function requestTemplate(method: string, params: Record<string, unknown>): RequestTemplate {
-  return { prefix: '{"jsonrpc":"2.0","id":', suffix: `,"method":${JSON.stringify(method)},"params":${JSON.stringify(params)}}` };
+  return {
+    prefix: '{"jsonrpc":"2.0","id":',
+    suffix: `,"method":${JSON.stringify(method)},"params":${JSON.stringify(params)}}`,
+  };
 }
 
 export interface LoadOptions {
@@ -58,7 +73,9 @@ export class StdioServer {
   #exited: Promise<void>;
 
   constructor(command: ServerCommand) {
-    const stdio: ('pipe' | 'ipc')[] = command.ipc ? ['pipe', 'pipe', 'pipe', 'ipc'] : ['pipe', 'pipe', 'pipe'];
+    const stdio: ('pipe' | 'ipc')[] = command.ipc
+      ? ['pipe', 'pipe', 'pipe', 'ipc']
+      : ['pipe', 'pipe', 'pipe'];
     this.child = spawn(process.execPath, [...(command.nodeOptions ?? []), ...command.args], { stdio });
     this.#stderr = captureStderr(this.child);
     this.child.stdout!.setEncoding('utf8');
@@ -108,7 +125,9 @@ export class StdioServer {
   measure(options: LoadOptions): Promise<LoadResult> {
     const load = new ActiveLoad(this, options);
     this.#load = load;
-    return this.#guard(load.timed(options.warmupMs, options.durationMs)).finally(() => (this.#load = undefined));
+    return this.#guard(load.timed(options.warmupMs, options.durationMs)).finally(
+      () => (this.#load = undefined),
+    );
   }
 
   /** Completes exactly `count` calls with `inflight` in flight (the leak check). */

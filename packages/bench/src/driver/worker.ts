@@ -7,7 +7,15 @@
 import type { LoadResult } from './load-stats.js';
 import { httpCall, runHttpLoad, type HttpClientKind, type HttpEndpoint } from './http-load.js';
 import { StdioServer, type HeapSnapshot, type ServerCommand } from './stdio-load.js';
-import { checkOf, CLIENT_INFO, httpHeadersOf, LEGACY_REVISION, templateOf, type Era, type Workload } from '../workloads.js';
+import {
+  checkOf,
+  CLIENT_INFO,
+  httpHeadersOf,
+  LEGACY_REVISION,
+  templateOf,
+  type Era,
+  type Workload,
+} from '../workloads.js';
 
 export interface StdioLoadJob {
   kind: 'stdio-load';
@@ -114,9 +122,15 @@ export async function openHttpSession(endpoint: HttpEndpoint): Promise<string | 
   }
   const sessionId = response.headers.get('mcp-session-id');
   const headers = httpHeadersOf('echo-call', 'legacy', sessionId);
-  const initialized = await httpCall(endpoint, headers, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+  const initialized = await httpCall(
+    endpoint,
+    headers,
+    JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+  );
   if (initialized.response.status >= 300) {
-    throw new Error(`notifications/initialized over HTTP failed: ${initialized.response.status} ${initialized.response.body.slice(0, 300)}`);
+    throw new Error(
+      `notifications/initialized over HTTP failed: ${initialized.response.status} ${initialized.response.body.slice(0, 300)}`,
+    );
   }
   return sessionId;
 }
@@ -124,7 +138,10 @@ export async function openHttpSession(endpoint: HttpEndpoint): Promise<string | 
 async function httpLoad(job: HttpLoadJob): Promise<LoadResult> {
   let sessionId: string | undefined;
   if (job.session) {
-    sessionId = job.reuseSession && reusableSession !== undefined ? reusableSession : await openHttpSession(job.endpoint);
+    sessionId =
+      job.reuseSession && reusableSession !== undefined
+        ? reusableSession
+        : await openHttpSession(job.endpoint);
     reusableSession = sessionId;
   }
   const options = {
@@ -169,7 +186,11 @@ function run(job: Job): Promise<JobResult> {
 process.on('message', (job: Job) => {
   run(job).then(
     (result) => process.send?.({ ok: true, result }),
-    (error: unknown) => process.send?.({ ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
+    (error: unknown) =>
+      process.send?.({
+        ok: false,
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      }),
   );
 });
 process.send?.({ ready: true });

@@ -35,7 +35,9 @@ function valueText(scenario: ScenarioResult, value: number): string {
 
 /** Scenarios worth a panel: those with at least one measured row. */
 function charted(results: BenchResults): ScenarioResult[] {
-  return results.scenarios.filter((s) => s.id !== 'http-driver' && s.rows.some((r) => !r.error && Number.isFinite(r.median)));
+  return results.scenarios.filter(
+    (s) => s.id !== 'http-driver' && s.rows.some((r) => !r.error && Number.isFinite(r.median)),
+  );
 }
 
 export function renderChart(results: BenchResults): string {
@@ -47,14 +49,22 @@ export function renderChart(results: BenchResults): string {
     const max = Math.max(...rows.map((r) => Math.abs(r.median)), 1e-9);
     const better = scenario.better === 'higher' ? 'higher is better' : 'lower is better';
     parts.push(`<text x="16" y="${y + 14}" class="title">${escapeXml(scenario.title)}</text>`);
-    parts.push(`<text x="${WIDTH - 16}" y="${y + 14}" class="note" text-anchor="end">${escapeXml(`${scenario.unit}, ${better}`)}</text>`);
+    parts.push(
+      `<text x="${WIDTH - 16}" y="${y + 14}" class="note" text-anchor="end">${escapeXml(`${scenario.unit}, ${better}`)}</text>`,
+    );
     y += TITLE_HEIGHT;
     const barSpace = WIDTH - LABEL_WIDTH - VALUE_WIDTH - 32;
     for (const row of rows) {
       const width = Math.max(1, (Math.abs(row.median) / max) * barSpace);
-      parts.push(`<text x="${LABEL_WIDTH}" y="${y + 12}" class="label" text-anchor="end">${escapeXml(row.label)}</text>`);
-      parts.push(`<rect x="${LABEL_WIDTH + 8}" y="${y}" width="${width.toFixed(1)}" height="${BAR_HEIGHT}" rx="2" fill="${colorOf(row.impl)}"/>`);
-      parts.push(`<text x="${(LABEL_WIDTH + 14 + width).toFixed(1)}" y="${y + 12}" class="value">${escapeXml(valueText(scenario, row.median))}</text>`);
+      parts.push(
+        `<text x="${LABEL_WIDTH}" y="${y + 12}" class="label" text-anchor="end">${escapeXml(row.label)}</text>`,
+      );
+      parts.push(
+        `<rect x="${LABEL_WIDTH + 8}" y="${y}" width="${width.toFixed(1)}" height="${BAR_HEIGHT}" rx="2" fill="${colorOf(row.impl)}"/>`,
+      );
+      parts.push(
+        `<text x="${(LABEL_WIDTH + 14 + width).toFixed(1)}" y="${y + 12}" class="value">${escapeXml(valueText(scenario, row.median))}</text>`,
+      );
       y += BAR_HEIGHT + BAR_GAP;
     }
     y += PANEL_GAP;

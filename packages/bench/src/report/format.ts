@@ -6,10 +6,20 @@ import type { Row, ScenarioResult } from '../results.js';
 export function formatNumber(value: number | undefined, unit = ''): string {
   if (value === undefined || !Number.isFinite(value)) return '—';
   if (unit === 'bytes') return formatBytes(value);
-  if (unit === 'ms') return value >= 100 ? `${Math.round(value)} ms` : `${value.toFixed(1)} ms`;
+  if (unit === 'ms') {
+    if (value < 1) return `${Math.round(value * 1000)} µs`;
+    return value >= 100 ? `${Math.round(value)} ms` : `${value.toFixed(1)} ms`;
+  }
   const abs = Math.abs(value);
-  const text =
-    abs >= 1000 ? Math.round(value).toLocaleString('en-US') : abs >= 100 ? value.toFixed(0) : abs >= 10 ? value.toFixed(1) : value.toFixed(2);
+  const text = Number.isInteger(value)
+    ? value.toLocaleString('en-US')
+    : abs >= 1000
+      ? Math.round(value).toLocaleString('en-US')
+      : abs >= 100
+        ? value.toFixed(0)
+        : abs >= 10
+          ? value.toFixed(1)
+          : value.toFixed(2);
   return unit === '' || unit.includes('/') ? text : `${text} ${unit}`;
 }
 
@@ -22,11 +32,19 @@ export function formatBytes(bytes: number): string {
 
 export function formatRatio(value: number | undefined): string {
   if (value === undefined || !Number.isFinite(value)) return '—';
-  return value >= 100 ? `${Math.round(value)}×` : value >= 10 ? `${value.toFixed(1)}×` : `${value.toFixed(2)}×`;
+  return value >= 100
+    ? `${Math.round(value)}×`
+    : value >= 10
+      ? `${value.toFixed(1)}×`
+      : `${value.toFixed(2)}×`;
 }
 
 /** Plain-text table with aligned columns; `right` marks right-aligned columns. */
-export function textTable(headers: readonly string[], rows: readonly (readonly string[])[], right: readonly boolean[]): string {
+export function textTable(
+  headers: readonly string[],
+  rows: readonly (readonly string[])[],
+  right: readonly boolean[],
+): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]) =>
     cells
@@ -36,7 +54,11 @@ export function textTable(headers: readonly string[], rows: readonly (readonly s
   return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
-export function markdownTable(headers: readonly string[], rows: readonly (readonly string[])[], right: readonly boolean[]): string {
+export function markdownTable(
+  headers: readonly string[],
+  rows: readonly (readonly string[])[],
+  right: readonly boolean[],
+): string {
   const escape = (cell: string) => cell.replace(/\|/g, '\\|');
   return [
     `| ${headers.map(escape).join(' | ')} |`,
@@ -63,7 +85,11 @@ const DETAIL_COLUMNS: readonly { name: string; header: string; format(value: num
 ];
 
 /** Header and cells of a scenario's table (shared by the console and Markdown reports). */
-export function scenarioTable(scenario: ScenarioResult): { headers: string[]; rows: string[][]; right: boolean[] } {
+export function scenarioTable(scenario: ScenarioResult): {
+  headers: string[];
+  rows: string[][];
+  right: boolean[];
+} {
   const details = DETAIL_COLUMNS.filter((c) => scenario.rows.some((r) => r.details[c.name] !== undefined));
   const multi = scenario.rows.some((r) => r.samples.length > 1);
   const hasRatios = Object.keys(scenario.ratios).length > 0;
@@ -80,7 +106,8 @@ export function scenarioTable(scenario: ScenarioResult): { headers: string[]; ro
     }
     const cells = [row.label, formatNumber(row.median, unit)];
     if (multi) cells.push(`${formatNumber(row.min, unit)} – ${formatNumber(row.max, unit)}`);
-    for (const d of details) cells.push(row.details[d.name] === undefined ? '' : d.format(row.details[d.name]!));
+    for (const d of details)
+      cells.push(row.details[d.name] === undefined ? '' : d.format(row.details[d.name]!));
     if (hasRatios) cells.push(row.impl === 'mcpengine' ? '—' : formatRatio(scenario.ratios[row.impl]));
     return cells;
   });

@@ -13,7 +13,12 @@ export const THROUGHPUT: readonly ThroughputSpec[] = [
     transport: 'stdio',
     workload: 'echo-call',
     inflight: 1,
-    variants: [variant('mcpengine', 'legacy'), variant('sdk1', 'legacy'), variant('sdk2', 'legacy'), variant('raw', 'legacy')],
+    variants: [
+      variant('mcpengine', 'legacy'),
+      variant('sdk1', 'legacy'),
+      variant('sdk2', 'legacy'),
+      variant('raw', 'legacy'),
+    ],
     notes: [`${ECHO}, legacy session (2025-11-25) on one stdio connection.`],
   },
   {
@@ -22,7 +27,12 @@ export const THROUGHPUT: readonly ThroughputSpec[] = [
     transport: 'stdio',
     workload: 'echo-call',
     inflight: 64,
-    variants: [variant('mcpengine', 'legacy'), variant('sdk1', 'legacy'), variant('sdk2', 'legacy'), variant('raw', 'legacy')],
+    variants: [
+      variant('mcpengine', 'legacy'),
+      variant('sdk1', 'legacy'),
+      variant('sdk2', 'legacy'),
+      variant('raw', 'legacy'),
+    ],
     notes: [`${ECHO}, legacy session (2025-11-25), 64 pipelined requests in flight.`],
   },
   {
@@ -62,7 +72,9 @@ export const THROUGHPUT: readonly ThroughputSpec[] = [
     catalog: true,
     connections: 32,
     variants: [variant('mcpengine', 'modern'), variant('sdk2', 'modern'), variant('raw', 'modern')],
-    notes: [`tools/list of ${CATALOG_TOOLS + 1} tools (the catalogue plus echo), each catalogue tool with ${CATALOG_FIELDS} described fields.`],
+    notes: [
+      `tools/list of ${CATALOG_TOOLS + 1} tools (the catalogue plus echo), each catalogue tool with ${CATALOG_FIELDS} described fields.`,
+    ],
   },
   {
     id: 'http-driver',
@@ -74,6 +86,8 @@ export const THROUGHPUT: readonly ThroughputSpec[] = [
       variant('raw', 'modern', { key: 'raw', label: 'raw sockets (the driver)', client: 'raw' }),
       variant('raw', 'modern', { key: 'raw/agent', label: 'node:http keep-alive Agent', client: 'agent' }),
     ],
-    notes: ['The same server under two clients: the one whose driver CPU is lower and throughput higher is the one that does not limit the measurement.'],
+    notes: [
+      'The same server under two clients: the one whose driver CPU is lower and throughput higher is the one that does not limit the measurement.',
+    ],
   },
 ];

@@ -19,7 +19,10 @@ const INITIALIZE = JSON.stringify({
   params: { protocolVersion: LEGACY_REVISION, capabilities: {}, clientInfo: CLIENT_INFO },
 });
 const AFTER_INITIALIZE =
-  JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n' + JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }) + '\n';
+  JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) +
+  '\n' +
+  JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }) +
+  '\n';
 
 /** Milliseconds from spawn to the tools/list response. */
 export async function coldStartOnce(args: string[]): Promise<number> {
@@ -29,7 +32,10 @@ export async function coldStartOnce(args: string[]): Promise<number> {
   const splitter = new LineSplitter();
   try {
     return await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no tools/list response within 20 s: ${stderr()}`)), 20_000);
+      const timer = setTimeout(
+        () => reject(new Error(`no tools/list response within 20 s: ${stderr()}`)),
+        20_000,
+      );
       child.once('exit', (code) => reject(new Error(`server exited (code ${code}): ${stderr()}`)));
       child.stdout.setEncoding('utf8');
       child.stdout.on('data', (chunk: string) =>
@@ -38,7 +44,8 @@ export async function coldStartOnce(args: string[]): Promise<number> {
           if (message.id === 1) child.stdin.write(AFTER_INITIALIZE);
           else if (message.id === 2) {
             clearTimeout(timer);
-            if (!Array.isArray(message.result?.tools)) reject(new Error(`unexpected tools/list response: ${line.slice(0, 200)}`));
+            if (!Array.isArray(message.result?.tools))
+              reject(new Error(`unexpected tools/list response: ${line.slice(0, 200)}`));
             else resolve(performance.now() - start);
           }
         }),
@@ -73,7 +80,11 @@ export async function runColdStart(settings: Settings, log: (line: string) => vo
     const label = IMPLEMENTATIONS[impl].label;
     return error !== undefined ? errorRow(impl, label, error) : makeRow(impl, label, samples.get(impl) ?? []);
   });
-  for (const row of rows) if (!row.error) log(`  ${row.label.padEnd(28)} ${row.median.toFixed(1).padStart(7)} ms (median of ${row.samples.length})`);
+  for (const row of rows)
+    if (!row.error)
+      log(
+        `  ${row.label.padEnd(28)} ${row.median.toFixed(1).padStart(7)} ms (median of ${row.samples.length})`,
+      );
   return {
     id: 'cold-start',
     title: 'Cold start: process spawn to first tools/list response over stdio',
@@ -81,6 +92,8 @@ export async function runColdStart(settings: Settings, log: (line: string) => vo
     better: 'lower',
     rows,
     ratios: engineRatios(rows, 'lower'),
-    notes: [`${settings.coldStartRuns} starts per implementation in rotating order; the raw ceiling is Node.js start-up plus a trivial script.`],
+    notes: [
+      `${settings.coldStartRuns} starts per implementation in rotating order; the raw ceiling is Node.js start-up plus a trivial script.`,
+    ],
   };
 }

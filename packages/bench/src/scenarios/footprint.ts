@@ -68,8 +68,15 @@ export function runtimeClosure(name: string, fromDir: string): Closure {
     const dir = queue.shift()!;
     bytes += directorySize(dir);
     const pkg = readJson(join(dir, 'package.json'));
-    const optionalPeers = new Set(Object.entries(pkg.peerDependenciesMeta ?? {}).filter(([, m]) => m.optional).map(([n]) => n));
-    const required = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {}).filter((n) => !optionalPeers.has(n))];
+    const optionalPeers = new Set(
+      Object.entries(pkg.peerDependenciesMeta ?? {})
+        .filter(([, m]) => m.optional)
+        .map(([n]) => n),
+    );
+    const required = [
+      ...Object.keys(pkg.dependencies ?? {}),
+      ...Object.keys(pkg.peerDependencies ?? {}).filter((n) => !optionalPeers.has(n)),
+    ];
     const optional = Object.keys(pkg.optionalDependencies ?? {});
     const names = new Set([...required, ...optional]);
     if (dir === rootDir) direct = names.size;
@@ -90,10 +97,14 @@ export function runtimeClosure(name: string, fromDir: string): Closure {
 
 /** `npm pack --dry-run` of the engine: what a user downloads and installs. */
 async function packEngine(): Promise<{ unpackedSize: number; size: number; entryCount: number }> {
-  const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json', '--ignore-scripts', '--loglevel=silent'], {
-    cwd: join(REPO_ROOT, 'packages', 'mcpengine'),
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const { stdout } = await promisify(execFile)(
+    'npm',
+    ['pack', '--dry-run', '--json', '--ignore-scripts', '--loglevel=silent'],
+    {
+      cwd: join(REPO_ROOT, 'packages', 'mcpengine'),
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
   const [pack] = JSON.parse(stdout) as { unpackedSize: number; size: number; entryCount: number }[];
   if (!pack) throw new Error('npm pack printed nothing');
   return pack;
@@ -143,7 +154,9 @@ const PACKAGE_OF: Record<Exclude<ImplId, 'raw'>, string> = {
 };
 
 /** Bundles a hello-world stdio server, checks that the bundle works, and measures it. */
-async function bundle(impl: Exclude<ImplId, 'raw'>): Promise<{ minified: number; gzipped: number; path: string }> {
+async function bundle(
+  impl: Exclude<ImplId, 'raw'>,
+): Promise<{ minified: number; gzipped: number; path: string }> {
   const esbuild = await import('esbuild');
   const result = await esbuild.build({
     stdin: { contents: HELLO[impl], resolveDir: REPO_ROOT, sourcefile: `${impl}-hello.ts`, loader: 'ts' },
@@ -155,14 +168,20 @@ async function bundle(impl: Exclude<ImplId, 'raw'>): Promise<{ minified: number;
     write: false,
     logLevel: 'silent',
     // Bundled CommonJS dependencies call require(); give the ESM bundle one.
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+    },
   });
   const output = result.outputFiles[0];
   if (!output) throw new Error('esbuild produced nothing');
   mkdirSync(SCRATCH, { recursive: true });
   const path = join(SCRATCH, `${impl}-hello.mjs`);
   writeFileSync(path, output.contents);
-  return { minified: output.contents.byteLength, gzipped: gzipSync(output.contents, { level: 9 }).byteLength, path };
+  return {
+    minified: output.contents.byteLength,
+    gzipped: gzipSync(output.contents, { level: 9 }).byteLength,
+    path,
+  };
 }
 
 export async function runFootprint(log: (line: string) => void): Promise<ScenarioResult[]> {
@@ -181,7 +200,9 @@ export async function runFootprint(log: (line: string) => void): Promise<Scenari
         details.tarballBytes = pack.size;
       }
       depRows.push(makeRow(impl, label, [closure.packages], [details]));
-      log(`  ${label.padEnd(12)} ${closure.packages} runtime packages, ${(details.installedBytes! / 1048576).toFixed(2)} MB installed`);
+      log(
+        `  ${label.padEnd(12)} ${closure.packages} runtime packages, ${(details.installedBytes! / 1048576).toFixed(2)} MB installed`,
+      );
     } catch (error) {
       depRows.push(errorRow(impl, label, (error as Error).message));
     }
@@ -189,8 +210,12 @@ export async function runFootprint(log: (line: string) => void): Promise<Scenari
       const built = await bundle(impl);
       // A bundle that does not serve is not a fair size: start it and list its tools.
       const ms = await coldStartOnce([built.path]);
-      bundleRows.push(makeRow(impl, label, [built.gzipped], [{ minifiedBytes: built.minified, bundleStartMs: ms }]));
-      log(`  ${label.padEnd(12)} hello-world bundle ${(built.minified / 1024).toFixed(1)} KB minified, ${(built.gzipped / 1024).toFixed(1)} KB gzipped (serves tools/list in ${ms.toFixed(0)} ms)`);
+      bundleRows.push(
+        makeRow(impl, label, [built.gzipped], [{ minifiedBytes: built.minified, bundleStartMs: ms }]),
+      );
+      log(
+        `  ${label.padEnd(12)} hello-world bundle ${(built.minified / 1024).toFixed(1)} KB minified, ${(built.gzipped / 1024).toFixed(1)} KB gzipped (serves tools/list in ${ms.toFixed(0)} ms)`,
+      );
     } catch (error) {
       bundleRows.push(errorRow(impl, label, (error as Error).message.split('\n')[0]!));
       log(`  ${label}: bundle FAILED — ${(error as Error).message}`);
@@ -215,7 +240,9 @@ export async function runFootprint(log: (line: string) => void): Promise<Scenari
       better: 'lower',
       rows: bundleRows,
       ratios: engineRatios(bundleRows, 'lower'),
-      notes: ['One tool with one string argument, served on stdio; each bundle is started and must answer tools/list.'],
+      notes: [
+        'One tool with one string argument, served on stdio; each bundle is started and must answer tools/list.',
+      ],
     },
   ];
 }

@@ -52,7 +52,12 @@ function detailsOf(result: LoadResult): Record<string, number> {
   return details;
 }
 
-async function runOnce(spec: ThroughputSpec, v: Variant, settings: Settings, driver: Driver): Promise<LoadResult> {
+async function runOnce(
+  spec: ThroughputSpec,
+  v: Variant,
+  settings: Settings,
+  driver: Driver,
+): Promise<LoadResult> {
   const program = serverProgram(v.impl, spec.transport, spec.catalog);
   if (spec.transport === 'stdio') {
     return driver.run<LoadResult>({
@@ -103,7 +108,9 @@ export async function runThroughput(
         const result = await runOnce(spec, v, settings, driver);
         (samples.get(v.key) ?? samples.set(v.key, []).get(v.key)!).push(result.throughput);
         (details.get(v.key) ?? details.set(v.key, []).get(v.key)!).push(detailsOf(result));
-        log(`  run ${run + 1}/${settings.runs} ${v.label.padEnd(28)} ${Math.round(result.throughput).toLocaleString('en-US').padStart(9)} ${spec.transport === 'stdio' ? 'calls' : 'req'}/s`);
+        log(
+          `  run ${run + 1}/${settings.runs} ${v.label.padEnd(28)} ${Math.round(result.throughput).toLocaleString('en-US').padStart(9)} ${spec.transport === 'stdio' ? 'calls' : 'req'}/s`,
+        );
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         errors.set(v.key, message.split('\n')[0]!);
@@ -113,7 +120,9 @@ export async function runThroughput(
   }
   const rows: Row[] = spec.variants.map((v) => {
     const error = errors.get(v.key);
-    return error !== undefined ? errorRow(v.key, v.label, error) : makeRow(v.key, v.label, samples.get(v.key) ?? [], details.get(v.key));
+    return error !== undefined
+      ? errorRow(v.key, v.label, error)
+      : makeRow(v.key, v.label, samples.get(v.key) ?? [], details.get(v.key));
   });
   return {
     id: spec.id,

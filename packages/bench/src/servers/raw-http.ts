@@ -23,12 +23,20 @@ const catalog = process.argv.includes('--catalog');
 const tools: unknown[] = [{ name: 'echo', description: ECHO_DESCRIPTION, inputSchema: ECHO_INPUT_SCHEMA }];
 if (catalog) {
   for (let i = 0; i < CATALOG_TOOLS; i++) {
-    tools.push({ name: catalogToolName(i), description: catalogDescription(i), inputSchema: catalogJsonSchema(i) });
+    tools.push({
+      name: catalogToolName(i),
+      description: catalogDescription(i),
+      inputSchema: catalogJsonSchema(i),
+    });
   }
 }
 
 const results: Record<string, string> = {
-  initialize: JSON.stringify({ protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: SERVER_INFO }),
+  initialize: JSON.stringify({
+    protocolVersion: '2025-11-25',
+    capabilities: { tools: {} },
+    serverInfo: SERVER_INFO,
+  }),
   'tools/list': JSON.stringify({ tools }),
   'tools/call': JSON.stringify({ content: [{ type: 'text', text: ECHO_EXPECTED }] }),
 };

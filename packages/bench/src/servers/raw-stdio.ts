@@ -9,8 +9,14 @@ import { ECHO_DESCRIPTION, ECHO_EXPECTED, ECHO_INPUT_SCHEMA, SERVER_INFO } from 
 installHeapProbe();
 
 const results: Record<string, string> = {
-  initialize: JSON.stringify({ protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: SERVER_INFO }),
-  'tools/list': JSON.stringify({ tools: [{ name: 'echo', description: ECHO_DESCRIPTION, inputSchema: ECHO_INPUT_SCHEMA }] }),
+  initialize: JSON.stringify({
+    protocolVersion: '2025-11-25',
+    capabilities: { tools: {} },
+    serverInfo: SERVER_INFO,
+  }),
+  'tools/list': JSON.stringify({
+    tools: [{ name: 'echo', description: ECHO_DESCRIPTION, inputSchema: ECHO_INPUT_SCHEMA }],
+  }),
   'tools/call': JSON.stringify({ content: [{ type: 'text', text: ECHO_EXPECTED }] }),
   ping: '{}',
 };

@@ -36,9 +36,13 @@ function createServer(): McpServer {
     content: [{ type: 'text', text: echoText(args) }],
   }));
   catalogSchemas.forEach((schema, i) => {
-    server.registerTool(catalogToolName(i), { description: catalogDescription(i), inputSchema: schema }, async () => ({
-      content: [{ type: 'text', text: 'no entries' }],
-    }));
+    server.registerTool(
+      catalogToolName(i),
+      { description: catalogDescription(i), inputSchema: schema },
+      async () => ({
+        content: [{ type: 'text', text: 'no entries' }],
+      }),
+    );
   });
   return server;
 }
@@ -76,7 +80,13 @@ if (transport === 'stdio') {
     }
     if (!session) {
       res.writeHead(400, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: No valid session ID provided' } }));
+      res.end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32000, message: 'Bad Request: No valid session ID provided' },
+        }),
+      );
       return;
     }
     await session.handleRequest(req, res, body);

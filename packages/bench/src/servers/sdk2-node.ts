@@ -12,13 +12,19 @@ interface FetchHandler {
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
-export async function nodeAdapterFor(): Promise<{ toNodeHandler: (handler: FetchHandler) => NodeHandler; source: string }> {
+export async function nodeAdapterFor(): Promise<{
+  toNodeHandler: (handler: FetchHandler) => NodeHandler;
+  source: string;
+}> {
   const specifier = '@modelcontextprotocol/node';
   try {
     const official = (await import(specifier)) as { toNodeHandler: (handler: FetchHandler) => NodeHandler };
     return { toNodeHandler: official.toNodeHandler, source: specifier };
   } catch {
-    return { toNodeHandler: fallbackToNodeHandler, source: 'the bench fallback (equivalent of @modelcontextprotocol/node)' };
+    return {
+      toNodeHandler: fallbackToNodeHandler,
+      source: 'the bench fallback (equivalent of @modelcontextprotocol/node)',
+    };
   }
 }
 
@@ -30,7 +36,12 @@ function toWebRequest(req: IncomingMessage, body: string | undefined, signal: Ab
     else headers.set(name, value);
   }
   const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
-  return new Request(url, { method: req.method ?? 'GET', headers, signal, ...(body !== undefined && { body }) });
+  return new Request(url, {
+    method: req.method ?? 'GET',
+    headers,
+    signal,
+    ...(body !== undefined && { body }),
+  });
 }
 
 function fallbackToNodeHandler(handler: FetchHandler): NodeHandler {

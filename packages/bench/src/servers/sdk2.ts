@@ -35,9 +35,13 @@ function createServer(): McpServer {
     content: [{ type: 'text', text: echoText(args) }],
   }));
   catalogSchemas.forEach((schema, i) => {
-    server.registerTool(catalogToolName(i), { description: catalogDescription(i), inputSchema: schema }, async () => ({
-      content: [{ type: 'text', text: 'no entries' }],
-    }));
+    server.registerTool(
+      catalogToolName(i),
+      { description: catalogDescription(i), inputSchema: schema },
+      async () => ({
+        content: [{ type: 'text', text: 'no entries' }],
+      }),
+    );
   });
   return server;
 }

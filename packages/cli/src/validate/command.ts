@@ -149,6 +149,5 @@ export async function validateCommand(argv: readonly string[], io: CommandIo): P
   } finally {
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);
-    killAllGroups();
   }
 }

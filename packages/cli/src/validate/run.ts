@@ -12,7 +12,6 @@ import { revisionReport, type RevisionReport, type ValidationReport } from './re
 import { hasCapability, profileOf } from './session.js';
 import type { Target } from './target.js';
 import { isObject, resultOf } from './wire/channel.js';
-import { killAllGroups } from './wire/processes.js';
 
 export interface RunOptions {
   readonly target: Target;
@@ -187,7 +186,7 @@ export async function runValidation(options: RunOptions): Promise<ValidationRepo
     };
   } finally {
     // Whatever a probe left behind (a timed-out request's process included), and unused spare connections.
-    await Promise.all(options.target.opened.map((channel) => channel.close().catch(() => undefined)));
-    killAllGroups();
+    // Only this run's own processes: other validations may be running in the same process.
+    await options.target.dispose();
   }
 }

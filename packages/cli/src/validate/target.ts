@@ -15,63 +15,76 @@ export interface Target {
   /** Every channel opened so far (the transport checks read them all). */
   readonly opened: readonly Channel[];
   open(): Promise<Channel>;
+  /** Closes every channel opened so far, and any that an in-flight `open()` yields later. */
+  dispose(): Promise<void>;
 }
 
-export class StdioTarget implements Target {
+/** The bookkeeping every target shares: what it opened, and whether the run is over. */
+abstract class Opened<C extends Channel> {
+  readonly opened: C[] = [];
+  #disposed = false;
+
+  protected async keep(channel: C): Promise<C> {
+    this.opened.push(channel);
+    if (this.#disposed) {
+      await channel.close().catch(() => undefined);
+      throw new Error('the validation is over');
+    }
+    return channel;
+  }
+
+  async dispose(): Promise<void> {
+    this.#disposed = true;
+    await Promise.all(this.opened.map((channel) => channel.close().catch(() => undefined)));
+  }
+}
+
+export class StdioTarget extends Opened<StdioChannel> implements Target {
   readonly kind = 'stdio' as const;
   readonly label: string;
   readonly launch: StdioLaunch;
   readonly #timeoutMs: number;
 
   constructor(launch: StdioLaunch, timeoutMs: number, label: string) {
+    super();
     this.launch = launch;
     this.#timeoutMs = timeoutMs;
     this.label = label;
   }
 
-  readonly opened: StdioChannel[] = [];
-
   async open(): Promise<Channel> {
-    const channel = await StdioChannel.open(this.launch, this.#timeoutMs);
-    this.opened.push(channel);
-    return channel;
+    return this.keep(await StdioChannel.open(this.launch, this.#timeoutMs));
   }
 }
 
-export class StreamableHttpTarget implements Target {
+export class StreamableHttpTarget extends Opened<HttpChannel> implements Target {
   readonly kind = 'streamable-http' as const;
   readonly label: string;
   readonly options: HttpTargetOptions;
 
   constructor(options: HttpTargetOptions) {
+    super();
     this.options = options;
     this.label = options.url;
   }
 
-  readonly opened: HttpChannel[] = [];
-
   open(): Promise<Channel> {
-    const channel = new HttpChannel(this.options);
-    this.opened.push(channel);
-    return Promise.resolve(channel);
+    return this.keep(new HttpChannel(this.options));
   }
 }
 
-export class SseTarget implements Target {
+export class SseTarget extends Opened<SseChannel> implements Target {
   readonly kind = 'sse' as const;
   readonly label: string;
   readonly options: HttpTargetOptions;
 
   constructor(options: HttpTargetOptions) {
+    super();
     this.options = options;
     this.label = `${options.url} (HTTP+SSE)`;
   }
 
-  readonly opened: SseChannel[] = [];
-
   async open(): Promise<Channel> {
-    const channel = await SseChannel.open(this.options);
-    this.opened.push(channel);
-    return channel;
+    return this.keep(await SseChannel.open(this.options));
   }
 }

@@ -50,7 +50,8 @@ export function checkUrl(value: string | URL, what: string, allowHttp: AuthHttpO
   }
   if (url.protocol === 'https:') return url;
   if (url.protocol === 'http:') {
-    const allowed = allowHttp === true || ((allowHttp ?? 'loopback') === 'loopback' && isLoopbackHost(url.hostname));
+    const allowed =
+      allowHttp === true || ((allowHttp ?? 'loopback') === 'loopback' && isLoopbackHost(url.hostname));
     if (allowed) return url;
     throw new AuthorizationError('insecure', `The ${what} ${url.origin} does not use HTTPS`);
   }
@@ -139,7 +140,10 @@ export async function authRequest(
 export function jsonObjectOf(response: AuthResponse, what: string): Record<string, unknown> {
   const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json' && !type.endsWith('+json')) {
-    throw new AuthorizationError('invalid-response', `The ${what} is not JSON (Content-Type ${type || 'missing'})`);
+    throw new AuthorizationError(
+      'invalid-response',
+      `The ${what} is not JSON (Content-Type ${type || 'missing'})`,
+    );
   }
   let value: unknown;
   try {

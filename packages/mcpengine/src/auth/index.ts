@@ -34,11 +34,7 @@ export { InvalidTokenError, sameResource, scopesOfClaims, type TokenVerifier } f
 export { JwtVerifier, type JwtVerifierOptions } from './jwt-verifier.js';
 export { JwksUnavailableError, RemoteJwks, type RemoteJwksOptions } from './jwks.js';
 export { IntrospectionVerifier, type IntrospectionVerifierOptions } from './introspection.js';
-export {
-  ProtectedResource,
-  requiredScopesOf,
-  type ProtectedResourceOptions,
-} from './resource-server.js';
+export { ProtectedResource, requiredScopesOf, type ProtectedResourceOptions } from './resource-server.js';
 
 // JOSE
 export {

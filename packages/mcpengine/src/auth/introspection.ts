@@ -58,7 +58,8 @@ export class IntrospectionVerifier implements TokenVerifier {
   }
 
   async verify(token: string): Promise<AuthInfo> {
-    if (token.length === 0 || token.length > 16 * 1024) throw new InvalidTokenError('The access token is invalid');
+    if (token.length === 0 || token.length > 16 * 1024)
+      throw new InvalidTokenError('The access token is invalid');
     const key = createHash('sha256').update(token, 'utf8').digest('base64url');
     const cached = this.#cache.get(key);
     if (cached && cached.until > this.#now()) {
@@ -87,7 +88,11 @@ export class IntrospectionVerifier implements TokenVerifier {
   }
 
   #refuse(key: string, reason: string): never {
-    this.#remember(key, { until: this.#now() + (this.#options.negativeCacheTtlMs ?? 5_000), info: undefined, reason });
+    this.#remember(key, {
+      until: this.#now() + (this.#options.negativeCacheTtlMs ?? 5_000),
+      info: undefined,
+      reason,
+    });
     throw new InvalidTokenError(reason);
   }
 
@@ -110,22 +115,31 @@ export class IntrospectionVerifier implements TokenVerifier {
     if (answer.active !== true) return this.#refuse(key, 'The access token is not active');
     const now = Math.floor(this.#now() / 1000);
     const skew = this.#options.clockSkewSec ?? 30;
-    if (typeof answer.exp === 'number' && now - skew >= answer.exp) return this.#refuse(key, 'The access token has expired');
-    if (typeof answer.nbf === 'number' && now + skew < answer.nbf) return this.#refuse(key, 'The access token is not valid yet');
+    if (typeof answer.exp === 'number' && now - skew >= answer.exp)
+      return this.#refuse(key, 'The access token has expired');
+    if (typeof answer.nbf === 'number' && now + skew < answer.nbf)
+      return this.#refuse(key, 'The access token is not valid yet');
     if (this.#options.issuer !== undefined && answer.iss !== undefined) {
-      const issuers = typeof this.#options.issuer === 'string' ? [this.#options.issuer] : this.#options.issuer;
+      const issuers =
+        typeof this.#options.issuer === 'string' ? [this.#options.issuer] : this.#options.issuer;
       if (typeof answer.iss !== 'string' || !issuers.includes(answer.iss)) {
         return this.#refuse(key, 'The access token was not issued by an accepted authorization server');
       }
     }
-    const audiences = typeof this.#options.audience === 'string' ? [this.#options.audience] : this.#options.audience;
-    const aud = typeof answer.aud === 'string' ? [answer.aud] : Array.isArray(answer.aud) ? answer.aud : undefined;
+    const audiences =
+      typeof this.#options.audience === 'string' ? [this.#options.audience] : this.#options.audience;
+    const aud =
+      typeof answer.aud === 'string' ? [answer.aud] : Array.isArray(answer.aud) ? answer.aud : undefined;
     let resource: string | undefined;
     if (aud === undefined) {
-      if (this.#options.requireAudience !== false) return this.#refuse(key, 'The access token names no audience');
+      if (this.#options.requireAudience !== false)
+        return this.#refuse(key, 'The access token names no audience');
     } else {
-      resource = aud.find((a): a is string => typeof a === 'string' && audiences.some((e) => sameResource(a, e)));
-      if (resource === undefined) return this.#refuse(key, 'The access token was not issued for this resource');
+      resource = aud.find(
+        (a): a is string => typeof a === 'string' && audiences.some((e) => sameResource(a, e)),
+      );
+      if (resource === undefined)
+        return this.#refuse(key, 'The access token was not issued for this resource');
     }
     const info: AuthInfo = { scopes: scopesOfClaims(answer) };
     if (typeof answer.client_id === 'string') info.clientId = answer.client_id;

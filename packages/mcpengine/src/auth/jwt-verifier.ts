@@ -58,7 +58,8 @@ export class JwtVerifier implements TokenVerifier {
   }
 
   async verify(token: string): Promise<AuthInfo> {
-    const audiences = typeof this.#options.audience === 'string' ? [this.#options.audience] : this.#options.audience;
+    const audiences =
+      typeof this.#options.audience === 'string' ? [this.#options.audience] : this.#options.audience;
     let decoded;
     try {
       decoded = await verifyJwt(token, {
@@ -79,7 +80,9 @@ export class JwtVerifier implements TokenVerifier {
     const claims = decoded.claims;
     const aud = typeof claims.aud === 'string' ? [claims.aud] : (claims.aud ?? []);
     const resource = aud.find((a) => audiences.some((expected) => sameResource(a, expected)));
-    const clientId = [claims.client_id, claims.azp, claims.cid].find((v): v is string => typeof v === 'string');
+    const clientId = [claims.client_id, claims.azp, claims.cid].find(
+      (v): v is string => typeof v === 'string',
+    );
     const info: AuthInfo = { token, scopes: scopesOfClaims(claims) };
     if (clientId !== undefined) info.clientId = clientId;
     if (typeof claims.sub === 'string') info.subject = claims.sub;

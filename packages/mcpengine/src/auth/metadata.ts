@@ -69,7 +69,8 @@ export function protectedResourceMetadataCandidates(serverUrl: string | URL): UR
 export function authorizationServerMetadataCandidates(issuer: string | URL): URL[] {
   const url = new URL(issuer);
   const path = pathOf(url);
-  if (path === '') return [new URL(`${url.origin}${OAUTH_WELL_KNOWN}`), new URL(`${url.origin}${OIDC_WELL_KNOWN}`)];
+  if (path === '')
+    return [new URL(`${url.origin}${OAUTH_WELL_KNOWN}`), new URL(`${url.origin}${OIDC_WELL_KNOWN}`)];
   return [
     new URL(`${url.origin}${OAUTH_WELL_KNOWN}${path}`),
     new URL(`${url.origin}${OIDC_WELL_KNOWN}${path}`),
@@ -79,7 +80,11 @@ export function authorizationServerMetadataCandidates(issuer: string | URL): URL
 
 function stringArray(value: unknown, what: string, max = 256): string[] | undefined {
   if (value === undefined) return undefined;
-  if (!Array.isArray(value) || value.length > max || value.some((v) => typeof v !== 'string' || v.length > 2048)) {
+  if (
+    !Array.isArray(value) ||
+    value.length > max ||
+    value.some((v) => typeof v !== 'string' || v.length > 2048)
+  ) {
     throw new AuthorizationError('invalid-response', `${what} must be an array of strings`);
   }
   return value as string[];
@@ -145,7 +150,10 @@ export function validateAuthorizationServerMetadata(
   ]) {
     stringArray(value[member], member);
   }
-  for (const member of ['client_id_metadata_document_supported', 'authorization_response_iss_parameter_supported']) {
+  for (const member of [
+    'client_id_metadata_document_supported',
+    'authorization_response_iss_parameter_supported',
+  ]) {
     if (value[member] !== undefined && typeof value[member] !== 'boolean') {
       throw new AuthorizationError('invalid-response', `${member} must be a boolean`);
     }
@@ -168,7 +176,8 @@ export function resourceCovers(resource: string, serverUrl: string | URL): boole
   } catch {
     return false;
   }
-  if (claimed.hash !== '' || claimed.search !== '' || claimed.username !== '' || claimed.password !== '') return false;
+  if (claimed.hash !== '' || claimed.search !== '' || claimed.username !== '' || claimed.password !== '')
+    return false;
   if (claimed.origin !== server.origin) return false;
   const prefix = claimed.pathname.endsWith('/') ? claimed.pathname : `${claimed.pathname}/`;
   const path = server.pathname.endsWith('/') ? server.pathname : `${server.pathname}/`;

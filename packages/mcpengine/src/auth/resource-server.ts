@@ -21,11 +21,7 @@ import { grantsScopes } from '../server/features/scopes.js';
 import type { McpServer } from '../server/server.js';
 import type { McpHttpHandlerOptions } from '../transports/http/server-options.js';
 import { JwksUnavailableError } from './jwks.js';
-import {
-  PRM_WELL_KNOWN,
-  protectedResourceMetadataUrl,
-  type ProtectedResourceMetadata,
-} from './metadata.js';
+import { PRM_WELL_KNOWN, protectedResourceMetadataUrl, type ProtectedResourceMetadata } from './metadata.js';
 import { InvalidTokenError, type TokenVerifier } from './verifier.js';
 import { buildBearerChallenge } from './www-authenticate.js';
 
@@ -178,11 +174,19 @@ export class ProtectedResource {
       scope,
       ...(description !== undefined && { error: 'invalid_token', errorDescription: description }),
     });
-    return oauthError(401, description === undefined ? 'unauthorized' : 'invalid_token', description ?? 'Authorization required', challenge);
+    return oauthError(
+      401,
+      description === undefined ? 'unauthorized' : 'invalid_token',
+      description ?? 'Authorization required',
+      challenge,
+    );
   }
 
   /** The step-up challenge: 403 `insufficient_scope` naming every scope the operation needs. */
-  insufficientScope(scopes: readonly string[], description = 'The access token lacks a scope this request needs'): Response {
+  insufficientScope(
+    scopes: readonly string[],
+    description = 'The access token lacks a scope this request needs',
+  ): Response {
     const challenge = buildBearerChallenge({
       error: 'insufficient_scope',
       scope: scopes,
@@ -205,7 +209,11 @@ export class ProtectedResource {
   async authenticate(request: Request): Promise<AuthInfo | Response | undefined> {
     const url = new URL(request.url);
     if (url.searchParams.has('access_token')) {
-      return oauthError(400, 'invalid_request', 'Access tokens are accepted in the Authorization header only');
+      return oauthError(
+        400,
+        'invalid_request',
+        'Access tokens are accepted in the Authorization header only',
+      );
     }
     const header = request.headers.get('authorization');
     if (header === null) {
@@ -214,10 +222,15 @@ export class ProtectedResource {
     const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
     if (!match) {
       if (/^Bearer\b/i.test(header)) {
-        return oauthError(400, 'invalid_request', 'The Authorization header is malformed', buildBearerChallenge({
-          error: 'invalid_request',
-          resourceMetadata: this.metadataUrl,
-        }));
+        return oauthError(
+          400,
+          'invalid_request',
+          'The Authorization header is malformed',
+          buildBearerChallenge({
+            error: 'invalid_request',
+            resourceMetadata: this.metadataUrl,
+          }),
+        );
       }
       // Another scheme (Basic, DPoP...): not one this resource accepts.
       return this.unauthorized();
@@ -233,10 +246,13 @@ export class ProtectedResource {
         error instanceof JwksUnavailableError
           ? 'The authorization server keys are not available'
           : 'The access token could not be checked';
-      return new Response(JSON.stringify({ error: 'temporarily_unavailable', error_description: description }), {
-        status: 503,
-        headers,
-      });
+      return new Response(
+        JSON.stringify({ error: 'temporarily_unavailable', error_description: description }),
+        {
+          status: 503,
+          headers,
+        },
+      );
     }
     auth = { ...auth, scopes: this.#expand(auth.scopes) };
     const required = this.#options.requiredScopes ?? [];
@@ -255,7 +271,10 @@ export class ProtectedResource {
     if (!needed) return undefined;
     if (!auth) return this.unauthorized(undefined, union(this.#options.requiredScopes, needed));
     if (grantsScopes(auth.scopes, needed)) return undefined;
-    return this.insufficientScope(union(this.#options.requiredScopes, needed));
+    // Granted scopes come along (the 2025-11-25 "recommended approach"), so that a client that replaces its
+    // token rather than widening it keeps what it had; offline_access is no resource scope (SEP-2207).
+    const granted = auth.scopes.filter((scope) => scope !== 'offline_access');
+    return this.insufficientScope(union([...granted, ...(this.#options.requiredScopes ?? [])], needed));
   }
 
   #expand(scopes: readonly string[]): string[] {

@@ -78,7 +78,11 @@ export function parseWwwAuthenticate(header: string | null | undefined): Challen
         rest = next;
       }
     }
-    challenges.push(token68 === undefined ? { scheme: scheme.toLowerCase(), params } : { scheme: scheme.toLowerCase(), params, token68 });
+    challenges.push(
+      token68 === undefined
+        ? { scheme: scheme.toLowerCase(), params }
+        : { scheme: scheme.toLowerCase(), params, token68 },
+    );
     skipCommas();
   }
   return challenges;
@@ -110,8 +114,17 @@ export function bearerChallengeOf(header: string | null | undefined): BearerChal
 }
 
 function quote(value: string): string {
-  // Control characters never belong in a header; quotes and backslashes are escaped.
-  return `"${value.replace(/[\u0000-\u001f\u007f]/g, ' ').replace(/["\\]/g, (c) => `\\${c}`)}"`;
+  // Control characters never belong in a header, nor non-ASCII; quotes and backslashes are escaped.
+  let out = '"';
+  for (const char of value) {
+    const code = char.charCodeAt(0);
+    if (code < 0x20 || code === 0x7f) out += ' ';
+    else if (code > 0x7e)
+      out += '?'; // header values are ASCII here
+    else if (char === '"' || char === '\\') out += `\\${char}`;
+    else out += char;
+  }
+  return `${out}"`;
 }
 
 /** Builds a Bearer challenge; parameters that are undefined are left out. */
@@ -124,9 +137,12 @@ export function buildBearerChallenge(challenge: {
 }): string {
   const params: string[] = [];
   if (challenge.realm !== undefined) params.push(`realm=${quote(challenge.realm)}`);
-  if (challenge.resourceMetadata !== undefined) params.push(`resource_metadata=${quote(challenge.resourceMetadata)}`);
-  if (challenge.scope !== undefined && challenge.scope.length > 0) params.push(`scope=${quote(challenge.scope.join(' '))}`);
+  if (challenge.resourceMetadata !== undefined)
+    params.push(`resource_metadata=${quote(challenge.resourceMetadata)}`);
+  if (challenge.scope !== undefined && challenge.scope.length > 0)
+    params.push(`scope=${quote(challenge.scope.join(' '))}`);
   if (challenge.error !== undefined) params.push(`error=${quote(challenge.error)}`);
-  if (challenge.errorDescription !== undefined) params.push(`error_description=${quote(challenge.errorDescription)}`);
+  if (challenge.errorDescription !== undefined)
+    params.push(`error_description=${quote(challenge.errorDescription)}`);
   return params.length === 0 ? 'Bearer' : `Bearer ${params.join(', ')}`;
 }

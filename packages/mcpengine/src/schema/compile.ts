@@ -1,4 +1,4 @@
-import { DocumentCompiler } from './compiler.js';
+import { DocumentCompiler } from './document.js';
 import { detectDialect } from './dialect.js';
 import { SchemaError } from './errors.js';
 import { checkSchema } from './meta.js';

@@ -1,5 +1,5 @@
 import type { Check } from './context.js';
-import type { DocumentCompiler } from './compiler.js';
+import type { DocumentCompiler } from './document.js';
 import { appendPointer } from './pointer.js';
 import type { Location } from './registry.js';
 import type { Dialect, JsonSchema, SchemaObject } from './types.js';

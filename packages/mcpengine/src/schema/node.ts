@@ -1,5 +1,5 @@
 import { report, type Check, type ScopeEntry } from './context.js';
-import type { DocumentCompiler } from './compiler.js';
+import type { DocumentCompiler } from './document.js';
 import { keywordContext, type KeywordCompiler } from './keyword.js';
 import { compileArray } from './keywords/array.js';
 import { compileConst, compileEnum } from './keywords/enum.js';

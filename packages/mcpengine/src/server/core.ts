@@ -216,7 +216,10 @@ export class ServerCore {
         const snapshot = bindingSnapshot(pick(params, SALIENT_PARAMS[request.method] ?? []));
         let bound: { digest: string; principal: string } | undefined;
         binding = () =>
-          (bound ??= { digest: digestOfSnapshot(request.method, snapshot), principal: principalOf(env.auth) });
+          (bound ??= {
+            digest: digestOfSnapshot(request.method, snapshot),
+            principal: principalOf(env.auth),
+          });
         let answers: JsonObject = {};
         if (params.requestState !== undefined) {
           const opened = openRequestState(this.settings.secret, params.requestState, binding());

@@ -26,8 +26,9 @@ import { finishRead, resourceNotFound, type CompiledTemplate } from './features/
 import { pickFields } from './features/content.js';
 import { finishToolResult, toolErrorResult, validateToolArguments } from './features/tools.js';
 import type { LegacySession } from './legacy-session.js';
-import type { RawResult } from './lists.js';
+import type { ListItem, ListRequest, RawResult } from './lists.js';
 import { listPage } from './lists.js';
+import type { ListKind } from './cursor.js';
 import type { ServerSecret } from './secret.js';
 import type { TaskEngine } from './tasks/engine.js';
 import { agreedTaskIds, TASK_METHOD_HANDLERS } from './tasks/methods.js';
@@ -108,11 +109,18 @@ async function callTool(call: Call): Promise<Outcome> {
   return (await finishToolResult(tool, returned, call.revision)) as unknown as JsonObject;
 }
 
-function listTools(call: Call): Outcome {
-  return listPage({
-    kind: 'tools',
-    field: 'tools',
-    items: call.definition.tools,
+/** One page of a list, from the definition's pre-serialized items (plus per-request dynamic ones). */
+function page(
+  call: Call,
+  kind: ListKind,
+  field: string,
+  items: readonly ListItem[],
+  dynamic?: string[],
+): Outcome {
+  const request: ListRequest = {
+    kind,
+    field,
+    items,
     cursor: call.params.cursor,
     caller: call.caller,
     revision: call.revision,
@@ -120,23 +128,14 @@ function listTools(call: Call): Outcome {
     secret: call.settings.secret,
     envelope: call.settings.envelope,
     definition: call.definition,
-  });
+  };
+  return listPage(dynamic ? { ...request, dynamic } : request);
 }
 
-function listPrompts(call: Call): Outcome {
-  return listPage({
-    kind: 'prompts',
-    field: 'prompts',
-    items: call.definition.prompts,
-    cursor: call.params.cursor,
-    caller: call.caller,
-    revision: call.revision,
-    pageSize: call.settings.pageSize,
-    secret: call.settings.secret,
-    envelope: call.settings.envelope,
-    definition: call.definition,
-  });
-}
+const listTools = (call: Call): Outcome => page(call, 'tools', 'tools', call.definition.tools);
+const listPrompts = (call: Call): Outcome => page(call, 'prompts', 'prompts', call.definition.prompts);
+const listTemplates = (call: Call): Outcome =>
+  page(call, 'templates', 'resourceTemplates', call.definition.templates);
 
 async function getPrompt(call: Call): Promise<Outcome> {
   const name = requireString(call.params, 'name');
@@ -160,34 +159,7 @@ async function listResources(call: Call): Promise<Outcome> {
       }
     }
   }
-  const request = {
-    kind: 'resources' as const,
-    field: 'resources',
-    items: call.definition.resources,
-    cursor: call.params.cursor,
-    caller: call.caller,
-    revision: call.revision,
-    pageSize: call.settings.pageSize,
-    secret: call.settings.secret,
-    envelope: call.settings.envelope,
-    definition: call.definition,
-  };
-  return listPage(dynamic ? { ...request, dynamic } : request);
-}
-
-function listTemplates(call: Call): Outcome {
-  return listPage({
-    kind: 'templates',
-    field: 'resourceTemplates',
-    items: call.definition.templates,
-    cursor: call.params.cursor,
-    caller: call.caller,
-    revision: call.revision,
-    pageSize: call.settings.pageSize,
-    secret: call.settings.secret,
-    envelope: call.settings.envelope,
-    definition: call.definition,
-  });
+  return page(call, 'resources', 'resources', call.definition.resources, dynamic);
 }
 
 function findTemplate(

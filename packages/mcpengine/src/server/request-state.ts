@@ -32,7 +32,9 @@ interface SealedPayload extends RequestStatePayload {
 
 /** A stable digest of the parts of a request that identify "the same request" across retries. */
 export function bindingDigest(method: string, salient: unknown): string {
-  return createHash('sha256').update(`${method}\0${canonicalJson(salient)}`).digest('base64url');
+  return createHash('sha256')
+    .update(`${method}\0${canonicalJson(salient)}`)
+    .digest('base64url');
 }
 
 /**

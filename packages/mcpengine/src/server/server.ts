@@ -5,6 +5,7 @@
  * every connection and request reads; runtime changes swap the snapshot and notify listeners.
  */
 import { REVISIONS, type Revision } from '../protocol/revisions.js';
+import { LOGGING_LEVELS } from '../protocol/types.js';
 import type {
   Icon,
   Implementation,
@@ -265,20 +266,10 @@ export class McpServer {
 
   /** Server-wide log message to every legacy session whose level lets it through (the modern era logs per request). */
   log(level: LoggingLevel, data: unknown, logger?: string): void {
-    const LEVELS: LoggingLevel[] = [
-      'debug',
-      'info',
-      'notice',
-      'warning',
-      'error',
-      'critical',
-      'alert',
-      'emergency',
-    ];
     for (const session of this.core.broadcaster.sessions) {
       const s = session as LegacySession;
       if (!s.initialized || !s.capabilities.logging) continue;
-      if (LEVELS.indexOf(level) < LEVELS.indexOf(s.logLevel ?? 'debug')) continue;
+      if (LOGGING_LEVELS.indexOf(level) < LOGGING_LEVELS.indexOf(s.logLevel ?? 'debug')) continue;
       s.notify('notifications/message', logger === undefined ? { level, data } : { level, data, logger });
     }
   }

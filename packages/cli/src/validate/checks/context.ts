@@ -18,6 +18,7 @@ import {
 import type { Target } from '../target.js';
 import type { CallOptions, CallResult, Channel, JsonObject } from '../wire/channel.js';
 import { HttpChannel, type ParamHeader } from '../wire/http-channel.js';
+import { STOPPED_BY_VALIDATOR } from '../wire/stdio-channel.js';
 
 export type Era = 'legacy' | 'modern';
 
@@ -208,6 +209,12 @@ export class ProbeContext {
   }
 
   fail(check: string, message: string, evidence: readonly Evidence[] = []): void {
+    // A request cut short because the validator stopped a flooding server says nothing about this check:
+    // stdio.bounded-output carries that failure.
+    if (check !== 'stdio.bounded-output' && evidence.some((e) => e.received?.includes(STOPPED_BY_VALIDATOR) === true)) {
+      this.#record({ check, status: 'not-run', message: `not judged: ${message}`, evidence });
+      return;
+    }
     this.#record({ check, status: 'fail', message, evidence });
   }
 

@@ -301,8 +301,10 @@ export const httpLegacyProbe: Probe = {
       `GET answered HTTP ${get.http.status} ${getType}`,
       [exchangeEvidence(get.http, 'GET on the MCP endpoint')],
     );
-    if (get.http.status === 200) {
-      const responses = get.messages.filter((r) => isObject(r.message) && !('method' in r.message));
+    if (get.http.status === 200 && !getType.startsWith('text/event-stream')) {
+      ctx.notRun(HTTP_GET_NO_RESPONSES, `the GET answer is not an event stream (${getType || 'no Content-Type'}); http.get-stream reports it`);
+    } else if (get.http.status === 200) {
+      const responses = get.messages.filter((r) => isObject(r.message) && !('method' in r.message) && ('result' in r.message || 'error' in r.message));
       ctx.expect(HTTP_GET_NO_RESPONSES, responses.length === 0, 'no responses on the GET stream', `responses on the GET stream: ${brief(responses.map((r) => r.text))}`, [exchangeEvidence(get.http, 'GET stream')]);
     } else {
       ctx.notApplicable(HTTP_GET_NO_RESPONSES, 'the server offers no GET stream');

@@ -95,6 +95,9 @@ export const progressProbe: Probe = {
   },
 };
 
+/** How long a tool must keep working after its first progress notification for the cancellation check. */
+const CANCEL_WINDOW_MS = 250;
+
 export const cancellationProbe: Probe = {
   name: 'cancellation',
   eras: ['legacy', 'modern'],
@@ -109,7 +112,7 @@ export const cancellationProbe: Probe = {
       if (channel === undefined) return;
       await channel.send(notification('notifications/cancelled', { requestId: 'validator-unknown-request', reason: 'validator probe' }));
       const after = await ctx.rpc(ctx.era === 'legacy' ? 'ping' : 'server/discover', {});
-      const stray = after.during.filter((r) => isObject(r.message) && 'error' in r.message);
+      const stray = after.during.filter((r) => isObject(r.message) && 'error' in r.message && !channel.sentIds.has(r.message['id']));
       ctx.expect(
         CANCEL_UNKNOWN,
         stray.length === 0 && resultOf(after) !== undefined,
@@ -119,9 +122,21 @@ export const cancellationProbe: Probe = {
       );
     }
 
-    const candidate = ctx.state.toolCalls.find((record) => record.call.during.some(isProgress));
+    // A tool that answers right behind its first progress notification cannot be cancelled in flight: any
+    // answer would cross the cancellation, which the spec allows. Only a tool that kept working is a candidate.
+    const withProgress = ctx.state.toolCalls.filter((record) => record.call.during.some(isProgress));
+    const candidate = withProgress.find((record) => {
+      const first = record.call.during.find(isProgress);
+      const answeredAt = record.call.respondedAt;
+      return first !== undefined && answeredAt !== undefined && answeredAt - first.at >= CANCEL_WINDOW_MS;
+    });
     if (candidate === undefined) {
-      ctx.notRun(CANCEL_STOPS, 'no callable tool sends progress, so there is no moment to cancel a request in flight');
+      ctx.notRun(
+        CANCEL_STOPS,
+        withProgress.length === 0
+          ? 'no callable tool sends progress, so there is no moment to cancel a request in flight'
+          : `every callable tool that sends progress answered within ${CANCEL_WINDOW_MS} ms of its first progress notification, too soon to cancel it in flight`,
+      );
       return;
     }
     const name = String(candidate.tool['name']);

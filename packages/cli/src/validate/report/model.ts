@@ -39,6 +39,8 @@ export interface RevisionReport {
   readonly advisory: readonly AdvisoryVerdict[];
   /** Outcomes of checks that no statement of this revision names (should be empty). */
   readonly unmapped: readonly Outcome[];
+  /** Every check that ran, with its folded outcome (what the verdicts above were built from). */
+  readonly checks: Readonly<Record<string, { readonly status: Outcome['status']; readonly message: string }>>;
   readonly must: Score;
   readonly should: Score;
   readonly coverage: { readonly testable: number; readonly covered: number; readonly share: number | undefined };
@@ -146,7 +148,13 @@ export function revisionReport(
     .map((id) => foldOutcomes(id, outcomes)!)
     .filter((outcome) => outcome.status === 'fail' || outcome.status === 'pass');
   const stats = catalogStats(loadCatalog(revision));
+  const checks: Record<string, { status: Outcome['status']; message: string }> = {};
+  for (const id of [...new Set(outcomes.map((o) => o.check))].sort()) {
+    const folded = foldOutcomes(id, outcomes)!;
+    checks[id] = { status: folded.status, message: folded.message };
+  }
   return {
+    checks,
     revision,
     era: revision === '2026-07-28' ? 'modern' : 'legacy',
     requirements,

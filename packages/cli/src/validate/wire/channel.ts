@@ -69,6 +69,8 @@ export interface CallResult {
   /** The response whose id matches the request, if one arrived. */
   readonly response?: JsonObject;
   readonly responseText?: string;
+  /** When the response arrived (ms since the epoch). */
+  readonly respondedAt?: number;
   /** Everything else that arrived on the channel while waiting. */
   readonly during: readonly Received[];
   /** Why no response: the time limit, the channel closed, or (HTTP) a status without a JSON-RPC body. */
@@ -76,6 +78,8 @@ export interface CallResult {
   /** When the connection closed: why (exit status and the end of stderr, for stdio). */
   readonly closedBecause?: string;
   readonly http?: HttpInfo;
+  /** When the request was sent (ms since the epoch), and how long the answer took. */
+  readonly startedAt: number;
   readonly elapsedMs: number;
 }
 

@@ -199,8 +199,8 @@ export class HttpChannel implements Channel {
       if (resumed.http.status !== 200) break;
     }
     const during = result.messages.filter((received) => received !== match);
-    const base = { sent: message, sentText, during, http: result.http, elapsedMs: Date.now() - started };
-    if (match !== undefined) return { ...base, response: match.message as JsonObject, responseText: match.text };
+    const base = { sent: message, sentText, during, http: result.http, startedAt: started, elapsedMs: Date.now() - started };
+    if (match !== undefined) return { ...base, response: match.message as JsonObject, responseText: match.text, respondedAt: match.at };
     return { ...base, failure: result.timedOut ? 'timeout' : result.networkError !== undefined ? 'closed' : 'no-response' };
   }
 

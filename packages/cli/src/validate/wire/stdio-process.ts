@@ -66,6 +66,8 @@ export class StdioServerProcess {
   /** Resolves when stdout reached end-of-file. */
   readonly #stdoutEnded: Promise<void>;
   #stdinClosed = false;
+  /** Set once the validator signals the server: a line cut short by that is not the server's output. */
+  #signalled = false;
 
   private constructor(launch: StdioLaunch, child: ChildProcess, limits: StdioLimits) {
     this.launch = launch;
@@ -194,6 +196,7 @@ export class StdioServerProcess {
 
   /** SIGKILLs the process group at once. */
   kill(): void {
+    if (this.#exit === undefined) this.#signalled = true;
     const pid = this.#child.pid;
     if (pid !== undefined) killGroup(pid);
   }
@@ -205,6 +208,7 @@ export class StdioServerProcess {
   }
 
   #signal(signal: NodeJS.Signals): void {
+    if (this.#exit === undefined) this.#signalled = true;
     const pid = this.#child.pid;
     if (pid === undefined) return;
     try {
@@ -240,7 +244,7 @@ export class StdioServerProcess {
   }
 
   #flushPartial(): void {
-    if (this.#pendingBytes === 0 || this.flood !== undefined) return;
+    if (this.#pendingBytes === 0 || this.flood !== undefined || this.#signalled) return;
     // A last line without its newline is still output the client sees.
     this.#emit(Buffer.concat(this.#pending));
     this.#pending = [];

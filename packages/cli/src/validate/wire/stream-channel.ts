@@ -93,8 +93,8 @@ export abstract class StreamChannel implements Channel {
     // Messages may still be delivered between the match and this continuation: search, do not assume last.
     const match = raw.received.find((r) => isObject(r.message) && !('method' in r.message) && sameId(r.message['id'], id));
     const during = raw.received.filter((r) => r !== match);
-    const base = { sent: message, sentText, during, elapsedMs: Date.now() - started };
-    if (match !== undefined) return { ...base, response: match.message as JsonObject, responseText: match.text };
+    const base = { sent: message, sentText, during, startedAt: started, elapsedMs: Date.now() - started };
+    if (match !== undefined) return { ...base, response: match.message as JsonObject, responseText: match.text, respondedAt: match.at };
     if (raw.timedOut) return { ...base, failure: 'timeout' };
     const why = this.deathNote();
     return { ...base, failure: 'closed', ...(why === undefined ? {} : { closedBecause: why }) };

@@ -63,10 +63,15 @@ export async function discoverResourceMetadata(
     ? [checkUrl(resourceMetadataUrl, 'resource metadata URL', options.allowHttp)]
     : protectedResourceMetadataCandidates(serverUrl);
   for (const candidate of candidates) {
-    const response = await authRequest(candidate, { method: 'GET', headers: headers(options) }, 'protected resource metadata', {
-      maxBytes: 64 * 1024,
-      ...options,
-    });
+    const response = await authRequest(
+      candidate,
+      { method: 'GET', headers: headers(options) },
+      'protected resource metadata',
+      {
+        maxBytes: 64 * 1024,
+        ...options,
+      },
+    );
     if (response.status !== 200) {
       if (fromChallenge) {
         throw new AuthorizationError(
@@ -99,13 +104,21 @@ export async function discoverAuthorizationServer(
   checkUrl(issuer, 'authorization server issuer', options.allowHttp);
   let mismatch: AuthorizationError | undefined;
   for (const candidate of authorizationServerMetadataCandidates(issuer)) {
-    const response = await authRequest(candidate, { method: 'GET', headers: headers(options) }, 'authorization server metadata', {
-      maxBytes: 256 * 1024,
-      ...options,
-    });
+    const response = await authRequest(
+      candidate,
+      { method: 'GET', headers: headers(options) },
+      'authorization server metadata',
+      {
+        maxBytes: 256 * 1024,
+        ...options,
+      },
+    );
     if (response.status !== 200) continue;
     try {
-      return validateAuthorizationServerMetadata(jsonObjectOf(response, 'authorization server metadata'), issuer);
+      return validateAuthorizationServerMetadata(
+        jsonObjectOf(response, 'authorization server metadata'),
+        issuer,
+      );
     } catch (error) {
       if (error instanceof AuthorizationError && error.reason === 'issuer-mismatch') {
         mismatch = error;
@@ -137,7 +150,8 @@ export async function discover(
       throw new AuthorizationError('discovery', `The authorization server ${issuer} publishes no metadata`);
     }
     const tokenEndpoint = endpoint(metadata.token_endpoint, 'token endpoint', options);
-    if (!tokenEndpoint) throw new AuthorizationError('discovery', 'The authorization server metadata has no token_endpoint');
+    if (!tokenEndpoint)
+      throw new AuthorizationError('discovery', 'The authorization server metadata has no token_endpoint');
     return {
       resourceMetadata,
       resource: resourceMetadata.resource,
@@ -154,7 +168,8 @@ export async function discover(
   const metadata = await discoverAuthorizationServer(issuer, options);
   if (metadata) {
     const tokenEndpoint = endpoint(metadata.token_endpoint, 'token endpoint', options);
-    if (!tokenEndpoint) throw new AuthorizationError('discovery', 'The authorization server metadata has no token_endpoint');
+    if (!tokenEndpoint)
+      throw new AuthorizationError('discovery', 'The authorization server metadata has no token_endpoint');
     return {
       resourceMetadata: undefined,
       resource,

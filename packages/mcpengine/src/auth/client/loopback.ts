@@ -59,7 +59,9 @@ export class LoopbackRedirect {
         return;
       }
       loopback.#waiting = undefined;
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(PAGE);
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+        .end(PAGE);
       waiting.resolve(url);
     });
     return loopback;
@@ -79,7 +81,8 @@ export class LoopbackRedirect {
     }, timeoutMs);
     timer.unref?.();
     try {
-      const open = this.#options.open ?? ((url: URL) => console.error(`Open this URL to authorize: ${url.href}`));
+      const open =
+        this.#options.open ?? ((url: URL) => console.error(`Open this URL to authorize: ${url.href}`));
       await open(authorizationUrl);
       return await received;
     } finally {

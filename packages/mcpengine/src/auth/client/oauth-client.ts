@@ -190,11 +190,14 @@ export class OAuthClient {
 
   async #record(server: string): Promise<TokenRecord | undefined> {
     const value = await this.#store.get(tokensKey(server));
-    if (!value || typeof value.access_token !== 'string' || typeof value.issuer !== 'string') return undefined;
+    if (!value || typeof value.access_token !== 'string' || typeof value.issuer !== 'string')
+      return undefined;
     return value as unknown as TokenRecord;
   }
 
   async #send(inner: FetchLike, serverUrl: URL, url: URL, init: RequestInit): Promise<Response> {
+    // Credentials go to the server's own origin only (an HTTP+SSE `endpoint` event could name another one).
+    if (url.origin !== serverUrl.origin) return inner(url, init);
     const server = serverKey(serverUrl);
     const protocolVersion = headerValue(init.headers, 'mcp-protocol-version');
     const max = this.#options.maxAttempts ?? 3;
@@ -229,7 +232,12 @@ export class OAuthClient {
   }
 
   /** One flow per server at a time: concurrent failures wait for the running one and then retry. */
-  async #authorizeOnce(server: string, url: URL, failure: Failure, signal: AbortSignal | undefined): Promise<void> {
+  async #authorizeOnce(
+    server: string,
+    url: URL,
+    failure: Failure,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
     let flow = this.#flows.get(server);
     if (!flow) {
       flow = this.#flow(server, url, failure).finally(() => this.#flows.delete(server));
@@ -287,7 +295,10 @@ export class OAuthClient {
     // Scopes carried over only from the same authorization server.
     const carried = previous?.issuer === discovered.issuer ? previous.requested : [];
     const challenged = failure.challenge?.scopes;
-    const base = challenged !== undefined && challenged.length > 0 ? challenged : discovered.resourceMetadata?.scopes_supported;
+    const base =
+      challenged !== undefined && challenged.length > 0
+        ? challenged
+        : discovered.resourceMetadata?.scopes_supported;
     const requested = union(carried, base);
 
     const grant = this.#options.grant;
@@ -310,7 +321,12 @@ export class OAuthClient {
     return http;
   }
 
-  async #save(server: string, discovered: Discovered, tokens: TokenResponse, requested: string[]): Promise<void> {
+  async #save(
+    server: string,
+    discovered: Discovered,
+    tokens: TokenResponse,
+    requested: string[],
+  ): Promise<void> {
     const record: TokenRecord = {
       access_token: tokens.access_token,
       requested,
@@ -324,12 +340,21 @@ export class OAuthClient {
     this.#debug(`tokens stored for ${server}${record.refresh_token ? ' (with a refresh token)' : ''}`);
   }
 
-  async #refresh(server: string, previous: TokenRecord, discovered: Discovered, protocolVersion: string | undefined): Promise<void> {
-    const client = await this.#client(discovered, previous.requested, protocolVersion);
+  async #refresh(
+    server: string,
+    previous: TokenRecord,
+    discovered: Discovered,
+    protocolVersion: string | undefined,
+  ): Promise<void> {
+    const client = await this.#client(discovered, protocolVersion);
     const tokens = await requestToken(
       {
         endpoint: discovered.tokenEndpoint,
-        form: { grant_type: 'refresh_token', refresh_token: previous.refresh_token, resource: discovered.resource },
+        form: {
+          grant_type: 'refresh_token',
+          refresh_token: previous.refresh_token,
+          resource: discovered.resource,
+        },
         credentials: client.credentials,
         method: client.method,
         issuer: discovered.issuer,
@@ -338,7 +363,8 @@ export class OAuthClient {
     );
     // Rotation: a new refresh token replaces the old; without one, the old stays valid (OAuth 2.1 §4.3.1).
     const next: TokenResponse = { ...tokens };
-    if (next.refresh_token === undefined && previous.refresh_token !== undefined) next.refresh_token = previous.refresh_token;
+    if (next.refresh_token === undefined && previous.refresh_token !== undefined)
+      next.refresh_token = previous.refresh_token;
     await this.#save(server, discovered, next, previous.requested);
     this.#debug(`refreshed the tokens of ${server}`);
   }
@@ -349,7 +375,7 @@ export class OAuthClient {
     return supported ? types.filter((t) => t === 'authorization_code' || supported.includes(t)) : types;
   }
 
-  async #client(discovered: Discovered, scopes: readonly string[], protocolVersion: string | undefined): Promise<RegisteredClient> {
+  async #client(discovered: Discovered, protocolVersion: string | undefined): Promise<RegisteredClient> {
     const redirectUri = this.#options.redirectUri;
     if (redirectUri === undefined) {
       throw new AuthorizationError('interaction', 'The authorization code grant needs a redirectUri');
@@ -357,7 +383,6 @@ export class OAuthClient {
     return obtainClient({
       discovered,
       redirectUri,
-      scope: scopes.length > 0 ? scopes.join(' ') : undefined,
       grantTypes: this.#grantTypes(discovered),
       preRegistered: this.#options.clients ?? [],
       clientMetadataUrl: this.#options.clientMetadataUrl,
@@ -368,15 +393,29 @@ export class OAuthClient {
     });
   }
 
-  async #authorizationCode(discovered: Discovered, requested: string[], protocolVersion: string | undefined): Promise<TokenResponse> {
+  async #authorizationCode(
+    discovered: Discovered,
+    requested: string[],
+    protocolVersion: string | undefined,
+  ): Promise<TokenResponse> {
     const authorize = this.#options.authorize;
-    if (!authorize) throw new AuthorizationError('interaction', 'No `authorize` handler: cannot run the authorization code grant');
+    if (!authorize)
+      throw new AuthorizationError(
+        'interaction',
+        'No `authorize` handler: cannot run the authorization code grant',
+      );
     const { metadata } = discovered;
     if (!discovered.authorizationEndpoint) {
-      throw new AuthorizationError('discovery', 'The authorization server metadata has no authorization_endpoint');
+      throw new AuthorizationError(
+        'discovery',
+        'The authorization server metadata has no authorization_endpoint',
+      );
     }
     if (metadata && !(metadata.code_challenge_methods_supported ?? []).includes('S256')) {
-      throw new AuthorizationError('pkce', 'The authorization server does not advertise PKCE with S256; refusing to proceed');
+      throw new AuthorizationError(
+        'pkce',
+        'The authorization server does not advertise PKCE with S256; refusing to proceed',
+      );
     }
     const scopes = [...requested];
     if (
@@ -387,7 +426,7 @@ export class OAuthClient {
       scopes.push('offline_access');
     }
     const scope = scopes.length > 0 ? scopes.join(' ') : undefined;
-    const client = await this.#client(discovered, scopes, protocolVersion);
+    const client = await this.#client(discovered, protocolVersion);
     this.#debug(`client ${client.source} at ${discovered.issuer}`);
 
     const pkce = createPkce();
@@ -404,13 +443,16 @@ export class OAuthClient {
       code_challenge_method: pkce.method,
       resource: discovered.resource,
     };
-    for (const [name, value] of Object.entries(params)) if (value !== undefined) target.searchParams.set(name, value);
+    for (const [name, value] of Object.entries(params))
+      if (value !== undefined) target.searchParams.set(name, value);
 
     let returned: URL;
     try {
       returned = new URL(await authorize(target));
     } catch (error) {
-      throw new AuthorizationError('interaction', 'The authorization step did not complete', { cause: error });
+      throw new AuthorizationError('interaction', 'The authorization step did not complete', {
+        cause: error,
+      });
     }
     const code = this.#readAuthorizationResponse(returned, redirectUri, state, discovered);
     return requestToken(
@@ -441,19 +483,31 @@ export class OAuthClient {
    * Validates the redirect (RFC 6749 §4.1.2, RFC 9207 §2.4, MCP "Authorization Response Validation") and
    * returns the code. The order matters: nothing of an error response is trusted before `state` and `iss` pass.
    */
-  #readAuthorizationResponse(returned: URL, redirectUri: string, state: string, discovered: Discovered): string {
+  #readAuthorizationResponse(
+    returned: URL,
+    redirectUri: string,
+    state: string,
+    discovered: Discovered,
+  ): string {
     const expected = new URL(redirectUri);
     if (returned.origin !== expected.origin || returned.pathname !== expected.pathname) {
-      throw new AuthorizationError('interaction', 'The authorization response did not come back to the redirect URI');
+      throw new AuthorizationError(
+        'interaction',
+        'The authorization response did not come back to the redirect URI',
+      );
     }
     const params = returned.searchParams;
     const states = params.getAll('state');
     if (states.length !== 1 || states[0] !== state) {
-      throw new AuthorizationError('state-mismatch', 'The authorization response does not carry our state; discarded');
+      throw new AuthorizationError(
+        'state-mismatch',
+        'The authorization response does not carry our state; discarded',
+      );
     }
     const issuers = params.getAll('iss');
     const advertised = discovered.metadata?.authorization_response_iss_parameter_supported === true;
-    if (issuers.length > 1) throw new AuthorizationError('iss-mismatch', 'The authorization response carries several iss values');
+    if (issuers.length > 1)
+      throw new AuthorizationError('iss-mismatch', 'The authorization response carries several iss values');
     if (issuers.length === 0) {
       if (advertised) {
         throw new AuthorizationError(

@@ -34,7 +34,12 @@ export interface RegisteredClient {
   readonly source: 'pre-registered' | 'metadata-document' | 'stored' | 'registered';
 }
 
-const METHODS: readonly ClientAuthMethod[] = ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'];
+const METHODS: readonly ClientAuthMethod[] = [
+  'none',
+  'client_secret_basic',
+  'client_secret_post',
+  'private_key_jwt',
+];
 
 export function applicationTypeFor(redirectUri: string): 'native' | 'web' {
   try {
@@ -62,7 +67,6 @@ function registrationMethod(supported: readonly string[] | undefined): ClientAut
 export interface RegistrationContext {
   discovered: Discovered;
   redirectUri: string;
-  scope: string | undefined;
   grantTypes: readonly string[];
   preRegistered: readonly PreRegisteredClient[];
   clientMetadataUrl: string | undefined;
@@ -78,13 +82,21 @@ export async function obtainClient(context: RegistrationContext): Promise<Regist
   const own = context.preRegistered.find((client) => client.issuer === discovered.issuer);
   if (own) return { credentials: own, method: chooseAuthMethod(own, supported), source: 'pre-registered' };
 
-  if (context.clientMetadataUrl !== undefined && discovered.metadata?.client_id_metadata_document_supported === true) {
+  if (
+    context.clientMetadataUrl !== undefined &&
+    discovered.metadata?.client_id_metadata_document_supported === true
+  ) {
     const credentials: ClientCredentials = { clientId: context.clientMetadataUrl };
     return { credentials, method: 'none', source: 'metadata-document' };
   }
 
   const stored = await context.store.get(storedKey(discovered.issuer));
-  if (stored && typeof stored.client_id === 'string' && Array.isArray(stored.redirect_uris) && stored.redirect_uris.includes(context.redirectUri)) {
+  if (
+    stored &&
+    typeof stored.client_id === 'string' &&
+    Array.isArray(stored.redirect_uris) &&
+    stored.redirect_uris.includes(context.redirectUri)
+  ) {
     const credentials: ClientCredentials = { clientId: stored.client_id };
     if (typeof stored.client_secret === 'string') credentials.clientSecret = stored.client_secret;
     const method = METHODS.includes(stored.token_endpoint_auth_method as ClientAuthMethod)
@@ -107,6 +119,8 @@ export async function obtainClient(context: RegistrationContext): Promise<Regist
 async function register(context: RegistrationContext, endpoint: URL): Promise<RegisteredClient> {
   const { discovered, metadata } = context;
   const requested = registrationMethod(discovered.metadata?.token_endpoint_auth_methods_supported);
+  // No `scope` member: it would limit the registration to today's scopes and make later step-up impossible at
+  // servers that enforce it (RFC 7591 §2).
   const body: JsonObject = {
     client_name: metadata.clientName ?? 'MCPEngine client',
     redirect_uris: [context.redirectUri],
@@ -115,20 +129,25 @@ async function register(context: RegistrationContext, endpoint: URL): Promise<Re
     token_endpoint_auth_method: requested,
     application_type: metadata.applicationType ?? applicationTypeFor(context.redirectUri),
   };
-  if (context.scope !== undefined) body.scope = context.scope;
   if (metadata.clientUri !== undefined) body.client_uri = metadata.clientUri;
   if (metadata.softwareId !== undefined) body.software_id = metadata.softwareId;
   if (metadata.softwareVersion !== undefined) body.software_version = metadata.softwareVersion;
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (context.protocolVersion) headers['mcp-protocol-version'] = context.protocolVersion;
-  const response = await authRequest(endpoint, { method: 'POST', headers, body: JSON.stringify(body) }, 'client registration response', {
-    maxBytes: 64 * 1024,
-    ...context.http,
-  });
+  const response = await authRequest(
+    endpoint,
+    { method: 'POST', headers, body: JSON.stringify(body) },
+    'client registration response',
+    {
+      maxBytes: 64 * 1024,
+      ...context.http,
+    },
+  );
   let answer: Record<string, unknown> | undefined;
   try {
     const parsed: unknown = JSON.parse(response.text);
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) answer = parsed as Record<string, unknown>;
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+      answer = parsed as Record<string, unknown>;
   } catch {
     answer = undefined;
   }
@@ -142,21 +161,41 @@ async function register(context: RegistrationContext, endpoint: URL): Promise<Re
     }
     throw new AuthorizationError('registration', `Client registration was answered HTTP ${response.status}`);
   }
-  if (!answer || typeof answer.client_id !== 'string' || answer.client_id.length === 0 || answer.client_id.length > 2048) {
+  if (
+    !answer ||
+    typeof answer.client_id !== 'string' ||
+    answer.client_id.length === 0 ||
+    answer.client_id.length > 2048
+  ) {
     throw new AuthorizationError('invalid-response', 'The client registration response has no client_id');
   }
-  if (answer.client_secret !== undefined && (typeof answer.client_secret !== 'string' || answer.client_secret.length > 4096)) {
-    throw new AuthorizationError('invalid-response', 'The client registration response has an invalid client_secret');
+  if (
+    answer.client_secret !== undefined &&
+    (typeof answer.client_secret !== 'string' || answer.client_secret.length > 4096)
+  ) {
+    throw new AuthorizationError(
+      'invalid-response',
+      'The client registration response has an invalid client_secret',
+    );
   }
   const answered = answer.token_endpoint_auth_method;
   if (answered !== undefined && !METHODS.includes(answered as ClientAuthMethod)) {
-    throw new AuthorizationError('registration', `The server registered an unsupported token endpoint auth method`);
+    throw new AuthorizationError(
+      'registration',
+      `The server registered an unsupported token endpoint auth method`,
+    );
   }
   const method = (answered as ClientAuthMethod | undefined) ?? requested;
   const credentials: ClientCredentials = { clientId: answer.client_id };
   if (typeof answer.client_secret === 'string') credentials.clientSecret = answer.client_secret;
-  if ((method === 'client_secret_basic' || method === 'client_secret_post') && credentials.clientSecret === undefined) {
-    throw new AuthorizationError('invalid-response', `The server registered ${method} but issued no client_secret`);
+  if (
+    (method === 'client_secret_basic' || method === 'client_secret_post') &&
+    credentials.clientSecret === undefined
+  ) {
+    throw new AuthorizationError(
+      'invalid-response',
+      `The server registered ${method} but issued no client_secret`,
+    );
   }
   const record: JsonObject = {
     issuer: discovered.issuer,

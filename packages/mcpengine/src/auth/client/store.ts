@@ -69,7 +69,10 @@ export class FileAuthStore implements AuthStore {
 
   async #write(file: StoreFile): Promise<void> {
     await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
-    const temporary = join(dirname(this.path), `.${basename(this.path)}.${randomBytes(6).toString('hex')}.tmp`);
+    const temporary = join(
+      dirname(this.path),
+      `.${basename(this.path)}.${randomBytes(6).toString('hex')}.tmp`,
+    );
     const handle = await open(temporary, 'wx', 0o600);
     try {
       await handle.writeFile(JSON.stringify(file), 'utf8');

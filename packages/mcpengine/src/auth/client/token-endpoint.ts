@@ -40,7 +40,10 @@ export interface TokenResponse {
  * The method to use: the forced one; else, from the server's list (RFC 8414 default: `client_secret_basic`),
  * `private_key_jwt` for a key, Basic then Post for a secret, `none` for a public client.
  */
-export function chooseAuthMethod(credentials: ClientCredentials, supported: readonly string[] | undefined): ClientAuthMethod {
+export function chooseAuthMethod(
+  credentials: ClientCredentials,
+  supported: readonly string[] | undefined,
+): ClientAuthMethod {
   if (credentials.authMethod) return credentials.authMethod;
   const offered = supported ?? ['client_secret_basic'];
   if (credentials.privateKey !== undefined) return 'private_key_jwt';
@@ -61,9 +64,20 @@ export function clientAssertion(credentials: ClientCredentials, audience: string
   const key = importPrivateKey(credentials.privateKey);
   const now = Math.floor(Date.now() / 1000);
   return signJwt(
-    { iss: credentials.clientId, sub: credentials.clientId, aud: audience, jti: newJwtId(), iat: now, exp: now + lifetimeSec },
+    {
+      iss: credentials.clientId,
+      sub: credentials.clientId,
+      aud: audience,
+      jti: newJwtId(),
+      iat: now,
+      exp: now + lifetimeSec,
+    },
     key,
-    { alg: credentials.signingAlgorithm ?? defaultAlgorithm(key), typ: 'JWT', ...(credentials.keyId !== undefined && { kid: credentials.keyId }) },
+    {
+      alg: credentials.signingAlgorithm ?? defaultAlgorithm(key),
+      typ: 'JWT',
+      ...(credentials.keyId !== undefined && { kid: credentials.keyId }),
+    },
   );
 }
 
@@ -103,17 +117,26 @@ export function applyClientAuth(
 const TOKEN_CHARS = /^[\x21-\x7E]+$/;
 
 /** Parses a token endpoint's answer: the token response, or throws OAuthError / AuthorizationError. */
-export function readTokenResponse(status: number, contentType: string | null, text: string, expectBearer: boolean): TokenResponse {
+export function readTokenResponse(
+  status: number,
+  contentType: string | null,
+  text: string,
+  expectBearer: boolean,
+): TokenResponse {
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
     body = undefined;
   }
-  const object = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+  const object =
+    typeof body === 'object' && body !== null && !Array.isArray(body)
+      ? (body as Record<string, unknown>)
+      : undefined;
   if (status !== 200) {
     if (object && typeof object.error === 'string') {
-      const description = typeof object.error_description === 'string' ? object.error_description.slice(0, 500) : undefined;
+      const description =
+        typeof object.error_description === 'string' ? object.error_description.slice(0, 500) : undefined;
       throw new OAuthError(object.error.slice(0, 100), description, status);
     }
     throw new AuthorizationError('invalid-response', `The token endpoint answered HTTP ${status}`);
@@ -122,17 +145,29 @@ export function readTokenResponse(status: number, contentType: string | null, te
     throw new AuthorizationError('invalid-response', 'The token response is not a JSON object');
   }
   const { access_token, token_type, expires_in, refresh_token, scope } = object;
-  if (typeof access_token !== 'string' || access_token.length === 0 || access_token.length > 16 * 1024 || !TOKEN_CHARS.test(access_token)) {
+  if (
+    typeof access_token !== 'string' ||
+    access_token.length === 0 ||
+    access_token.length > 16 * 1024 ||
+    !TOKEN_CHARS.test(access_token)
+  ) {
     throw new AuthorizationError('invalid-response', 'The token response has no usable access_token');
   }
-  if (typeof token_type !== 'string') throw new AuthorizationError('invalid-response', 'The token response has no token_type');
+  if (typeof token_type !== 'string')
+    throw new AuthorizationError('invalid-response', 'The token response has no token_type');
   if (expectBearer && token_type.toLowerCase() !== 'bearer') {
-    throw new AuthorizationError('invalid-response', `Unsupported token_type ${JSON.stringify(token_type.slice(0, 40))}`);
+    throw new AuthorizationError(
+      'invalid-response',
+      `Unsupported token_type ${JSON.stringify(token_type.slice(0, 40))}`,
+    );
   }
   if (expires_in !== undefined && (typeof expires_in !== 'number' || !(expires_in >= 0))) {
     throw new AuthorizationError('invalid-response', 'The token response has an invalid expires_in');
   }
-  if (refresh_token !== undefined && (typeof refresh_token !== 'string' || refresh_token.length === 0 || refresh_token.length > 16 * 1024)) {
+  if (
+    refresh_token !== undefined &&
+    (typeof refresh_token !== 'string' || refresh_token.length === 0 || refresh_token.length > 16 * 1024)
+  ) {
     throw new AuthorizationError('invalid-response', 'The token response has an invalid refresh_token');
   }
   if (scope !== undefined && typeof scope !== 'string') {
@@ -163,12 +198,18 @@ export async function requestToken(request: TokenRequest, http: AuthHttpOptions)
     accept: 'application/json',
   };
   const form = { ...request.form };
-  if (request.credentials) applyClientAuth(request.method, request.credentials, request.issuer, headers, form);
+  if (request.credentials)
+    applyClientAuth(request.method, request.credentials, request.issuer, headers, form);
   const response = await authRequest(
     request.endpoint,
     { method: 'POST', headers, body: formEncode(form) },
     'token endpoint',
     { maxBytes: 64 * 1024, ...http },
   );
-  return readTokenResponse(response.status, response.headers.get('content-type'), response.text, request.expectBearer ?? true);
+  return readTokenResponse(
+    response.status,
+    response.headers.get('content-type'),
+    response.text,
+    request.expectBearer ?? true,
+  );
 }

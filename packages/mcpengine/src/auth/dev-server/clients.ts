@@ -44,7 +44,12 @@ export class RegistrationError extends Error {
   }
 }
 
-const METHODS: readonly ClientAuthMethod[] = ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'];
+const METHODS: readonly ClientAuthMethod[] = [
+  'none',
+  'client_secret_basic',
+  'client_secret_post',
+  'private_key_jwt',
+];
 const GRANTS = ['authorization_code', 'refresh_token', 'client_credentials'];
 
 /** A redirect URI this server accepts: https, http on a loopback host, or a private-use scheme (RFC 8252). */
@@ -58,9 +63,12 @@ export function redirectUriProblem(uri: unknown): string | undefined {
   }
   if (url.hash !== '') return 'must not have a fragment';
   if (url.protocol === 'https:') return undefined;
-  if (url.protocol === 'http:') return isLoopbackHost(url.hostname) ? undefined : 'http is allowed for loopback hosts only';
+  if (url.protocol === 'http:')
+    return isLoopbackHost(url.hostname) ? undefined : 'http is allowed for loopback hosts only';
   if (/^(javascript|data|file|vbscript):$/i.test(url.protocol)) return 'uses a forbidden scheme';
-  return url.protocol.includes('.') ? undefined : 'private-use schemes must be reverse domain names (RFC 8252 §7.1)';
+  return url.protocol.includes('.')
+    ? undefined
+    : 'private-use schemes must be reverse domain names (RFC 8252 §7.1)';
 }
 
 /**
@@ -92,7 +100,9 @@ export function redirectUriMatches(presented: string, registered: readonly strin
 }
 
 function withDefaults(client: DevClient, source: KnownClient['source']): KnownClient {
-  const method = client.token_endpoint_auth_method ?? (client.client_secret !== undefined ? 'client_secret_basic' : 'none');
+  const method =
+    client.token_endpoint_auth_method ??
+    (client.client_secret !== undefined ? 'client_secret_basic' : 'none');
   const confidential = method !== 'none';
   return {
     ...client,
@@ -104,34 +114,60 @@ function withDefaults(client: DevClient, source: KnownClient['source']): KnownCl
 
 function stringList(value: unknown, what: string, max = 20): string[] | undefined {
   if (value === undefined) return undefined;
-  if (!Array.isArray(value) || value.length > max || value.some((v) => typeof v !== 'string' || v.length > 2048)) {
+  if (
+    !Array.isArray(value) ||
+    value.length > max ||
+    value.some((v) => typeof v !== 'string' || v.length > 2048)
+  ) {
     throw new RegistrationError('invalid_client_metadata', `${what} must be an array of strings`);
   }
   return value as string[];
 }
 
 /** Validates client metadata (RFC 7591 §2), for registration or from a metadata document. */
-function validateMetadata(body: Record<string, unknown>, supportedMethods: readonly string[], fromDocument: boolean): DevClient {
+function validateMetadata(
+  body: Record<string, unknown>,
+  supportedMethods: readonly string[],
+  fromDocument: boolean,
+): DevClient {
   const redirectUris = stringList(body.redirect_uris, 'redirect_uris') ?? [];
   for (const uri of redirectUris) {
     const problem = redirectUriProblem(uri);
-    if (problem) throw new RegistrationError('invalid_redirect_uri', `redirect_uri ${JSON.stringify(uri.slice(0, 100))} ${problem}`);
+    if (problem)
+      throw new RegistrationError(
+        'invalid_redirect_uri',
+        `redirect_uri ${JSON.stringify(uri.slice(0, 100))} ${problem}`,
+      );
   }
   const method = body.token_endpoint_auth_method ?? (fromDocument ? 'none' : 'client_secret_basic');
-  if (typeof method !== 'string' || !METHODS.includes(method as ClientAuthMethod) || !supportedMethods.includes(method)) {
-    throw new RegistrationError('invalid_client_metadata', `token_endpoint_auth_method ${JSON.stringify(method)} is not supported`);
+  if (
+    typeof method !== 'string' ||
+    !METHODS.includes(method as ClientAuthMethod) ||
+    !supportedMethods.includes(method)
+  ) {
+    throw new RegistrationError(
+      'invalid_client_metadata',
+      `token_endpoint_auth_method ${JSON.stringify(method)} is not supported`,
+    );
   }
   if (fromDocument && (method === 'client_secret_basic' || method === 'client_secret_post')) {
-    throw new RegistrationError('invalid_client_metadata', 'A client metadata document cannot use a shared secret');
+    throw new RegistrationError(
+      'invalid_client_metadata',
+      'A client metadata document cannot use a shared secret',
+    );
   }
   const grantTypes = stringList(body.grant_types, 'grant_types') ?? ['authorization_code'];
   const unknown = grantTypes.filter((g) => !GRANTS.includes(g));
-  if (unknown.length > 0) throw new RegistrationError('invalid_client_metadata', `Unsupported grant_types: ${unknown.join(', ')}`);
+  if (unknown.length > 0)
+    throw new RegistrationError('invalid_client_metadata', `Unsupported grant_types: ${unknown.join(', ')}`);
   if (grantTypes.includes('authorization_code') && redirectUris.length === 0) {
     throw new RegistrationError('invalid_redirect_uri', 'The authorization code grant needs redirect_uris');
   }
   if (grantTypes.includes('client_credentials') && method === 'none') {
-    throw new RegistrationError('invalid_client_metadata', 'client_credentials needs an authenticated client');
+    throw new RegistrationError(
+      'invalid_client_metadata',
+      'client_credentials needs an authenticated client',
+    );
   }
   const responseTypes = stringList(body.response_types, 'response_types');
   if (responseTypes && responseTypes.some((t) => t !== 'code')) {
@@ -157,7 +193,8 @@ function validateMetadata(body: Record<string, unknown>, supportedMethods: reado
     }
     if (jwks) client.jwks = { keys: jwks.keys as Jwk[] };
     if (typeof body.jwks_uri === 'string') client.jwks_uri = body.jwks_uri;
-    if (!client.jwks && !client.jwks_uri) throw new RegistrationError('invalid_client_metadata', 'private_key_jwt needs jwks or jwks_uri');
+    if (!client.jwks && !client.jwks_uri)
+      throw new RegistrationError('invalid_client_metadata', 'private_key_jwt needs jwks or jwks_uri');
   }
   return client;
 }
@@ -208,7 +245,10 @@ export class ClientRegistry {
     }
     const validated = validateMetadata(body, this.#options.supportedMethods, false);
     validated.client_id = randomToken(16);
-    if (validated.token_endpoint_auth_method === 'client_secret_basic' || validated.token_endpoint_auth_method === 'client_secret_post') {
+    if (
+      validated.token_endpoint_auth_method === 'client_secret_basic' ||
+      validated.token_endpoint_auth_method === 'client_secret_post'
+    ) {
       validated.client_secret = randomToken(32);
     }
     const known = withDefaults(validated, 'registered');
@@ -242,14 +282,24 @@ export class ClientRegistry {
       if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
       document = jsonObjectOf(response, 'client metadata document');
     } catch (error) {
-      const reason = error instanceof AuthorizationError || error instanceof Error ? error.message : String(error);
-      throw new RegistrationError('invalid_client_metadata', `The client metadata document could not be fetched: ${reason}`);
+      const reason =
+        error instanceof AuthorizationError || error instanceof Error ? error.message : String(error);
+      throw new RegistrationError(
+        'invalid_client_metadata',
+        `The client metadata document could not be fetched: ${reason}`,
+      );
     }
     if (document.client_id !== clientId) {
-      throw new RegistrationError('invalid_client_metadata', 'The client metadata document names another client_id');
+      throw new RegistrationError(
+        'invalid_client_metadata',
+        'The client metadata document names another client_id',
+      );
     }
     if (typeof document.client_name !== 'string' || !Array.isArray(document.redirect_uris)) {
-      throw new RegistrationError('invalid_client_metadata', 'The client metadata document needs client_name and redirect_uris');
+      throw new RegistrationError(
+        'invalid_client_metadata',
+        'The client metadata document needs client_name and redirect_uris',
+      );
     }
     const validated = validateMetadata(document, this.#options.supportedMethods, true);
     validated.client_id = clientId;

@@ -94,7 +94,8 @@ export function decodeJwt(token: string, maxLength = MAX_JWT_LENGTH): DecodedJwt
   if (header.crit !== undefined) throw new JwtError('malformed', 'The JWT uses critical header extensions');
   const claims = parseObject(payloadPart, 'payload') as JwtClaims;
   const signature = fromBase64url(signaturePart);
-  if (signature === undefined || signature.length === 0) throw new JwtError('malformed', 'The JWT signature is invalid');
+  if (signature === undefined || signature.length === 0)
+    throw new JwtError('malformed', 'The JWT signature is invalid');
   return { header, claims, signingInput: `${headerPart}.${payloadPart}`, signature };
 }
 
@@ -165,7 +166,10 @@ function normalizeType(type: string): string {
 }
 
 /** Validates the registered claims (and `typ`) of a JWT whose signature was checked. */
-export function validateClaims(decoded: Pick<DecodedJwt, 'header' | 'claims'>, options: ClaimValidation): void {
+export function validateClaims(
+  decoded: Pick<DecodedJwt, 'header' | 'claims'>,
+  options: ClaimValidation,
+): void {
   const { claims, header } = decoded;
   const now = options.now ?? Math.floor(Date.now() / 1000);
   const skew = options.clockSkewSec ?? 30;
@@ -220,7 +224,9 @@ export interface VerifyJwtOptions extends ClaimValidation {
 export async function verifyJwt(token: string, options: VerifyJwtOptions): Promise<DecodedJwt> {
   const decoded = decodeJwt(token, options.maxLength);
   const alg = decoded.header.alg;
-  const allowed = options.algorithms ?? (['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'] as const);
+  const allowed =
+    options.algorithms ??
+    (['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'] as const);
   if (!isJwsAlgorithm(alg) || !allowed.includes(alg)) {
     throw new JwtError('algorithm', 'The JWT is signed with an algorithm that is not accepted');
   }

@@ -16,16 +16,7 @@ import {
 import { base64url, fromBase64url } from '../encoding.js';
 
 export type JwsAlgorithm =
-  | 'RS256'
-  | 'RS384'
-  | 'RS512'
-  | 'PS256'
-  | 'PS384'
-  | 'PS512'
-  | 'ES256'
-  | 'ES384'
-  | 'ES512'
-  | 'EdDSA';
+  'RS256' | 'RS384' | 'RS512' | 'PS256' | 'PS384' | 'PS512' | 'ES256' | 'ES384' | 'ES512' | 'EdDSA';
 
 export const JWS_ALGORITHMS: readonly JwsAlgorithm[] = [
   'RS256',
@@ -99,14 +90,17 @@ export function keyProblem(key: KeyObject, alg: JwsAlgorithm): string | undefine
   switch (spec.kty) {
     case 'RSA':
       if (type !== 'rsa' && !(type === 'rsa-pss' && spec.pss)) return `${alg} needs an RSA key, not ${type}`;
-      if ((details.modulusLength ?? 0) < MIN_RSA_BITS) return `RSA keys must have at least ${MIN_RSA_BITS} bits`;
+      if ((details.modulusLength ?? 0) < MIN_RSA_BITS)
+        return `RSA keys must have at least ${MIN_RSA_BITS} bits`;
       return undefined;
     case 'EC':
       if (type !== 'ec') return `${alg} needs an EC key, not ${type}`;
       if (details.namedCurve !== spec.curve!.name) return `${alg} needs curve ${spec.curve!.jwk}`;
       return undefined;
     case 'OKP':
-      return type === 'ed25519' || type === 'ed448' ? undefined : `EdDSA needs an Ed25519 or Ed448 key, not ${type}`;
+      return type === 'ed25519' || type === 'ed448'
+        ? undefined
+        : `EdDSA needs an Ed25519 or Ed448 key, not ${type}`;
   }
 }
 
@@ -162,7 +156,8 @@ function publicMembers(jwk: Jwk): Record<string, string> {
 
 /** Imports the public part of a JWK (private members are ignored). */
 export function importPublicJwk(jwk: Jwk): KeyObject {
-  if (typeof jwk !== 'object' || jwk === null || Array.isArray(jwk)) throw new KeyError('A JWK must be an object');
+  if (typeof jwk !== 'object' || jwk === null || Array.isArray(jwk))
+    throw new KeyError('A JWK must be an object');
   const members = publicMembers(jwk);
   try {
     return createPublicKey({ key: members as NodeJsonWebKey, format: 'jwk' });
@@ -190,7 +185,11 @@ export function exportPublicJwk(key: KeyObject, extra: { kid?: string; alg?: Jws
 
 /** A private signing key from a KeyObject, a PEM string (PKCS#8, SEC1 or PKCS#1) or a private JWK. */
 export function importPrivateKey(key: KeyObject | string | Jwk): KeyObject {
-  if (typeof key === 'object' && 'asymmetricKeyType' in key && typeof (key as KeyObject).export === 'function') {
+  if (
+    typeof key === 'object' &&
+    'asymmetricKeyType' in key &&
+    typeof (key as KeyObject).export === 'function'
+  ) {
     const object = key as KeyObject;
     if (object.type !== 'private') throw new KeyError('A signing key must be a private key');
     return object;

@@ -1,7 +1,10 @@
-import { childPath, report, type Check, type Ctx } from '../context.js';
+import { report, type Check, type Ctx } from '../context.js';
 import { findDuplicate } from '../equal.js';
 import type { KeywordCompiler, KeywordContext } from '../keyword.js';
 import type { SchemaObject } from '../types.js';
+
+/** An item's instance path, only built when collecting issues (local: see keywords/properties.ts). */
+const itemPath = (c: Ctx, p: string, i: number): string => (c.issues === null ? '' : p + '/' + i);
 
 /**
  * `prefixItems`/`items` (2020-12) or `items`/`additionalItems` (draft-07): leading items by position, the
@@ -39,7 +42,7 @@ function compileItems(cx: KeywordContext, out: Check[]): void {
     const n = v.length;
     const upTo = n < np ? n : np;
     for (let i = 0; i < upTo; i++) {
-      if (!(prefix[i] as Check)(v[i], childPath(c, p, i), c, null)) {
+      if (!(prefix[i] as Check)(v[i], itemPath(c, p, i), c, null)) {
         if (c.issues === null) return false;
         ok = false;
       }
@@ -50,7 +53,7 @@ function compileItems(cx: KeywordContext, out: Check[]): void {
     }
     if (rest !== undefined) {
       for (let i = np; i < n; i++) {
-        if (!rest(v[i], childPath(c, p, i), c, null)) {
+        if (!rest(v[i], itemPath(c, p, i), c, null)) {
           if (c.issues === null) return false;
           ok = false;
         }

@@ -1,4 +1,4 @@
-import { mergeAnn, newAnn, report, type Check, type Ctx } from '../context.js';
+import { mergeAnn, newAnn, report, type Ann, type Check, type Ctx } from '../context.js';
 import type { KeywordCompiler, KeywordContext } from '../keyword.js';
 import type { ValidationIssue } from '../types.js';
 
@@ -66,8 +66,6 @@ function runBranches(
   }
   return count;
 }
-
-type Ann = Parameters<Check>[3];
 
 function compileAnyOf(cx: KeywordContext, out: Check[]): void {
   const subs = subschemas(cx, 'anyOf');

@@ -13,9 +13,15 @@ export function grantsScopes(granted: readonly string[] | undefined, required: r
 }
 
 /** Checks and freezes a `requiredScopes` list; undefined when there is nothing to require. */
-export function compileRequiredScopes(what: string, scopes: readonly string[] | undefined): readonly string[] | undefined {
+export function compileRequiredScopes(
+  what: string,
+  scopes: readonly string[] | undefined,
+): readonly string[] | undefined {
   if (scopes === undefined) return undefined;
-  if (!Array.isArray(scopes) || scopes.some((s) => typeof s !== 'string' || !/^[\x21\x23-\x5B\x5D-\x7E]+$/.test(s))) {
+  if (
+    !Array.isArray(scopes) ||
+    scopes.some((s) => typeof s !== 'string' || !/^[\x21\x23-\x5B\x5D-\x7E]+$/.test(s))
+  ) {
     throw new TypeError(`${what}: requiredScopes must be an array of scope tokens (RFC 6749 §3.3)`);
   }
   return scopes.length === 0 ? undefined : Object.freeze([...new Set(scopes)]);

@@ -18,10 +18,13 @@ async function withIncoming(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve, reject) => {
-    const outgoing = httpRequest({ host: '127.0.0.1', port, method: options.method, path: '/mcp?x=1' }, (res) => {
-      res.resume();
-      res.on('end', resolve);
-    });
+    const outgoing = httpRequest(
+      { host: '127.0.0.1', port, method: options.method, path: '/mcp?x=1' },
+      (res) => {
+        res.resume();
+        res.on('end', resolve);
+      },
+    );
     for (const [name, value] of options.headers) outgoing.appendHeader(name, value);
     outgoing.on('error', reject);
     outgoing.end(options.body);
@@ -37,10 +40,22 @@ afterEach(() => {
 describe('NodeRequest', () => {
   it('answers method, url, headers and signal without building a Request, and is a Request', async () => {
     await withIncoming(
-      { method: 'POST', headers: [['X-Twice', 'a'], ['x-twice', 'b'], ['Content-Type', 'application/json']], body: '{}' },
+      {
+        method: 'POST',
+        headers: [
+          ['X-Twice', 'a'],
+          ['x-twice', 'b'],
+          ['Content-Type', 'application/json'],
+        ],
+        body: '{}',
+      },
       async (req) => {
         const signal = new AbortController().signal;
-        const request = new NodeRequest(req, new URL(req.url!, `http://${req.headers.host}`), signal) as unknown as Request;
+        const request = new NodeRequest(
+          req,
+          new URL(req.url!, `http://${req.headers.host}`),
+          signal,
+        ) as unknown as Request;
         expect(request).toBeInstanceOf(Request);
         expect(request.method).toBe('POST');
         expect(request.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp\?x=1$/);
@@ -67,7 +82,11 @@ describe('NodeRequest', () => {
     await withIncoming(
       { method: 'POST', headers: [['content-type', 'application/json']], body: '{"hello":"world"}' },
       async (req) => {
-        const request = new NodeRequest(req, new URL('http://localhost/mcp'), new AbortController().signal) as unknown as Request;
+        const request = new NodeRequest(
+          req,
+          new URL('http://localhost/mcp'),
+          new AbortController().signal,
+        ) as unknown as Request;
         expect(await request.json()).toEqual({ hello: 'world' });
         expect(request.bodyUsed).toBe(true);
         // Once the real Request exists, the body is read through it.
@@ -79,7 +98,11 @@ describe('NodeRequest', () => {
 
   it('has no body for GET', async () => {
     await withIncoming({ method: 'GET', headers: [] }, async (req) => {
-      const request = new NodeRequest(req, new URL('http://localhost/mcp'), new AbortController().signal) as unknown as Request;
+      const request = new NodeRequest(
+        req,
+        new URL('http://localhost/mcp'),
+        new AbortController().signal,
+      ) as unknown as Request;
       expect(nodeBodyReader(request)).toBeNull();
       expect(request.body).toBeNull();
     });

@@ -59,7 +59,8 @@ class NodeHeaders {
   static real(headers: NodeHeaders): Headers {
     if (headers.#real === undefined) {
       const real = new Headers();
-      for (let i = 0; i + 1 < headers.#raw.length; i += 2) real.append(headers.#raw[i]!, headers.#raw[i + 1]!);
+      for (let i = 0; i + 1 < headers.#raw.length; i += 2)
+        real.append(headers.#raw[i]!, headers.#raw[i + 1]!);
       headers.#real = real;
     }
     return headers.#real;
@@ -120,8 +121,16 @@ export class NodeRequest {
   }
 }
 
-/** Every member of `Request.prototype` (and `Headers.prototype`) not answered directly delegates to the real one. */
-function delegate<T extends object>(target: object, proto: T, own: ReadonlySet<PropertyKey>, real: (self: never) => T): void {
+/**
+ * Makes `target` (the prototype of a light stand-in) answer every member of `proto` it does not define itself
+ * by delegating to the real object `real(self)` returns; `instanceof` the real class then holds too.
+ */
+export function delegateTo<T extends object>(
+  target: object,
+  proto: T,
+  own: ReadonlySet<PropertyKey>,
+  real: (self: never) => T,
+): void {
   for (const key of Reflect.ownKeys(proto)) {
     if (key === 'constructor' || own.has(key)) continue;
     const descriptor = Object.getOwnPropertyDescriptor(proto, key)!;
@@ -148,7 +157,17 @@ function delegate<T extends object>(target: object, proto: T, own: ReadonlySet<P
   Object.setPrototypeOf(target, proto);
 }
 
-delegate(NodeRequest.prototype, Request.prototype, new Set(['method', 'url', 'headers', 'signal']), (self: NodeRequest) =>
-  NodeRequest.real(self),
+/** Whether `request` was built by `toNodeHandler` (its answers can then be light, see node-reply.ts). */
+export function cameThroughNode(request: Request): boolean {
+  return request instanceof NodeRequest;
+}
+
+delegateTo(
+  NodeRequest.prototype,
+  Request.prototype,
+  new Set(['method', 'url', 'headers', 'signal']),
+  (self: NodeRequest) => NodeRequest.real(self),
 );
-delegate(NodeHeaders.prototype, Headers.prototype, new Set(['get', 'has']), (self: NodeHeaders) => NodeHeaders.real(self));
+delegateTo(NodeHeaders.prototype, Headers.prototype, new Set(['get', 'has']), (self: NodeHeaders) =>
+  NodeHeaders.real(self),
+);

@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { McpServer } from '../../server/server.js';
+import { jsonReplyOf } from './node-reply.js';
 import { NodeRequest } from './node-request.js';
 import { createMcpHttpHandler, type McpHttpHandler } from './server-handler.js';
 import type { McpHttpHandlerOptions } from './server-options.js';
@@ -66,6 +67,17 @@ async function serve(
   }
 
   const response = await handler(request);
+  const reply = jsonReplyOf(response);
+  if (reply !== undefined) {
+    // A light JSON answer (node-reply.ts): its text goes out as is, with its length.
+    const head: Record<string, string> = {
+      ...reply.headers,
+      'content-length': String(Buffer.byteLength(reply.json)),
+    };
+    if (!req.complete && req.method !== 'GET' && req.method !== 'HEAD') head.connection = 'close';
+    res.writeHead(reply.status, head).end(reply.json);
+    return;
+  }
   const head: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     head[name] = name === 'set-cookie' ? response.headers.getSetCookie() : value;

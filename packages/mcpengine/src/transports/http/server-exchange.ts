@@ -11,6 +11,9 @@ import type { ResponseOut } from '../../server/core.js';
 import type { Outbox } from '../../rpc/outbox.js';
 import type { ResponseStream } from './session-stream.js';
 import { SSE_HEADERS, type SseConnection } from './sse-writer.js';
+import { jsonAnswer } from './node-reply.js';
+
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json' });
 
 export interface ExchangeOptions {
   /** Responses expected: 1, or the number of requests in a batch. */
@@ -24,6 +27,8 @@ export interface ExchangeOptions {
   readonly retryMs: number;
   /** Switch to SSE after this long without an answer; Infinity never does. */
   readonly streamAfterMs: number;
+  /** The request came through `toNodeHandler`: a JSON answer can skip the web `Response` (node-reply.ts). */
+  readonly viaNode: boolean;
   /** The HTTP status of a JSON answer, from its error code. */
   statusOf(errorCode: number | undefined): number;
   /** The client went away (connection closed or aborted) before everything was sent. */
@@ -103,15 +108,10 @@ export class Exchange {
       // Every request was cancelled: nothing to answer.
       response = new Response(null, { status: 202 });
     } else if (this.options.batch) {
-      response = new Response(`[${out.map((o) => o.json).join(',')}]`, {
-        status: 200,
-        headers: { 'content-type': 'application/json' },
-      });
+      response = jsonAnswer(`[${out.map((o) => o.json).join(',')}]`, 200, JSON_HEADERS, this.options.viaNode);
     } else {
-      response = new Response(out[0]!.json, {
-        status: this.options.statusOf(out[0]!.errorCode),
-        headers: { 'content-type': 'application/json' },
-      });
+      const status = this.options.statusOf(out[0]!.errorCode);
+      response = jsonAnswer(out[0]!.json, status, JSON_HEADERS, this.options.viaNode);
     }
     this.resolve(response);
     this.closed();

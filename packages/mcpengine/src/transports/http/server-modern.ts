@@ -12,6 +12,7 @@ import { readModernMeta, unsupportedVersionError } from '../../protocol/meta.js'
 import { isRevision } from '../../protocol/revisions.js';
 import type { AuthInfo, RequestContext } from '../../server/context.js';
 import type { HttpContext } from './server-context.js';
+import { cameThroughNode } from './node-request.js';
 import { Exchange } from './server-exchange.js';
 import { checkRequestHeaders } from './server-headers.js';
 import { errorResponse, modernStatus, TRANSPORT_ERROR } from './server-responses.js';
@@ -86,6 +87,7 @@ export class ModernEndpoint {
         connect: () => this.http.connection(),
         retryMs: options.retryMs,
         streamAfterMs: options.streamAfterMs,
+        viaNode: cameThroughNode(request),
         statusOf: modernStatus,
         // Closing the response stream is the cancellation signal of this revision.
         onGone: () => {

@@ -1,0 +1,5 @@
+// Breaks (SHOULD): two tools share a name.
+// expect: tools.name-unique
+import { ECHO_TOOL, main } from './_server.mjs';
+
+main({ tools: [ECHO_TOOL, { ...ECHO_TOOL, annotations: undefined, description: 'Another echo' }] });

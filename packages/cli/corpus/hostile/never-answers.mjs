@@ -1,0 +1,2 @@
+// Hostile: reads stdin and never writes a byte.
+process.stdin.resume();

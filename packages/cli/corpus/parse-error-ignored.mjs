@@ -1,0 +1,14 @@
+// Breaks: invalid JSON gets no answer (JSON-RPC requires -32700 with "id": null).
+// expect: jsonrpc.parse-error
+import { main } from './_server.mjs';
+
+main({
+  line(text, _state, next) {
+    try {
+      JSON.parse(text);
+    } catch {
+      return;
+    }
+    next();
+  },
+});

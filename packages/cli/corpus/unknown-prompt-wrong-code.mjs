@@ -1,0 +1,11 @@
+// Breaks (SHOULD): an unknown prompt is answered with -32601 instead of -32602.
+// expect: prompts.unknown
+import { main } from './_server.mjs';
+
+main({
+  request(message, _ctx, next) {
+    const reply = next();
+    if (message.method === 'prompts/get' && reply.error && reply.error.message.startsWith('Unknown prompt')) reply.error.code = -32601;
+    return reply;
+  },
+});

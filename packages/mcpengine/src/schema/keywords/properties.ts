@@ -1,0 +1,164 @@
+import { annotateProp, ownValue, report, type Ann, type Check, type Ctx } from '../context.js';
+import type { KeywordContext } from '../keyword.js';
+import { escapeToken } from '../pointer.js';
+import { isSchemaObject } from '../vocabulary.js';
+import { leafOk, leafSpec } from './leaf.js';
+import { compilePattern } from './string.js';
+import { claimedType, typeFailure } from './type.js';
+
+// Hot-path helpers are bound locally: some module loaders (Vite, hence vitest) turn every use of an imported
+// binding into a getter call, which costs as much as the check itself here. Native ESM is unaffected.
+const hop = Object.prototype.hasOwnProperty;
+const checkLeaf = leafOk;
+
+const child = (c: Ctx, p: string, key: string): string =>
+  c.issues === null ? '' : p + '/' + escapeToken(key);
+
+/**
+ * `type: object`, `required`, `properties`, `patternProperties` and `additionalProperties` as one closure: the
+ * last depends on the other two, and one pass over the instance serves all. The fast path (no issues, no
+ * annotations, no patterns) checks simple leaves inline; everything else takes the general path.
+ */
+export function compileProperties(cx: KeywordContext, out: Check[]): void {
+  const s = cx.schema;
+  const ownsType = claimedType(cx) === 'object';
+  const props = isSchemaObject(s['properties']) ? s['properties'] : {};
+  const patternProps = isSchemaObject(s['patternProperties']) ? s['patternProperties'] : {};
+  const additionalSchema = s['additionalProperties'];
+  const required = Array.isArray(s['required']) ? (s['required'] as string[]) : [];
+  const names = Object.keys(props);
+  const patternSources = Object.keys(patternProps);
+  const hasAdditional = additionalSchema !== undefined;
+  if (
+    !ownsType &&
+    names.length === 0 &&
+    patternSources.length === 0 &&
+    !hasAdditional &&
+    required.length === 0
+  ) {
+    return;
+  }
+
+  const failType = ownsType ? typeFailure(cx) : undefined;
+  const checks = names.map((n) => (cx.trivial('properties', n) ? undefined : cx.sub('properties', n)));
+  const known = new Set(names);
+  const patterns = patternSources.map((source) => ({
+    re: compilePattern(source, cx.at('patternProperties', source)),
+    check: cx.sub('patternProperties', source),
+  }));
+  const additionalFalse = additionalSchema === false;
+  const additional =
+    !hasAdditional || additionalFalse || cx.trivial('additionalProperties')
+      ? undefined
+      : cx.sub('additionalProperties');
+  const scanKeys = patterns.length > 0 || hasAdditional;
+  const requiredPath = cx.at('required');
+  const additionalPath = cx.at('additionalProperties');
+
+  const general = (v: Record<string, unknown>, p: string, c: Ctx, a: Ann | null): boolean => {
+    let ok = true;
+    for (let i = 0; i < required.length; i++) {
+      const name = required[i] as string;
+      if (ownValue(v, name) !== undefined) continue;
+      report(c, p, requiredPath, 'required', `must have required property ${JSON.stringify(name)}`);
+      if (c.issues === null) return false;
+      ok = false;
+    }
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i] as string;
+      const x = ownValue(v, name);
+      if (x === undefined) continue;
+      if (a !== null) annotateProp(a, name);
+      const check = checks[i];
+      if (check !== undefined && !check(x, child(c, p, name), c, null)) {
+        if (c.issues === null) return false;
+        ok = false;
+      }
+    }
+    if (!scanKeys) return ok;
+    for (const key in v) {
+      const x = ownValue(v, key);
+      if (x === undefined) continue;
+      let matched = known.has(key);
+      for (let i = 0; i < patterns.length; i++) {
+        const pattern = patterns[i] as { re: RegExp; check: Check };
+        if (!pattern.re.test(key)) continue;
+        matched = true;
+        if (a !== null) annotateProp(a, key);
+        if (!pattern.check(x, child(c, p, key), c, null)) {
+          if (c.issues === null) return false;
+          ok = false;
+        }
+      }
+      if (matched) continue;
+      if (additionalFalse) {
+        report(
+          c,
+          p,
+          additionalPath,
+          'additionalProperties',
+          `must not have additional property ${JSON.stringify(key)}`,
+        );
+        if (c.issues === null) return false;
+        ok = false;
+      } else if (additional !== undefined && !additional(x, child(c, p, key), c, null)) {
+        if (c.issues === null) return false;
+        ok = false;
+      }
+    }
+    // `additionalProperties` evaluated every property the other two did not.
+    if (a !== null && hasAdditional) a.props = true;
+    return ok;
+  };
+
+  // Fast path: one `for...in` pass over the instance (V8 makes `hasOwn` inside it nearly free), finding each
+  // key's declared index by comparison, and tracking required names in a bit mask.
+  const requiredOnly = required.filter((r) => !known.has(r));
+  const fastNames = [...names, ...requiredOnly];
+  const n = fastNames.length;
+  const lookup = new Map(fastNames.map((name, i) => [name, i]));
+  let requiredMask = 0;
+  for (const r of required) requiredMask |= 1 << (lookup.get(r) as number);
+  const declared = names.length;
+  const leaves = names.map((name) => leafSpec(props[name]));
+  // With `patternProperties`, declared names may match patterns too; the general path handles that.
+  const fastEligible = n <= 31 && patterns.length === 0 && !fastNames.includes('__proto__');
+  const linear = n <= 8;
+
+  out.push((v, p, c, a) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v))
+      return failType === undefined || failType(p, c);
+    const obj = v as Record<string, unknown>;
+    if (!fastEligible || c.issues !== null || a !== null) return general(obj, p, c, a);
+    let seen = 0;
+    for (const key in obj) {
+      if (!hop.call(obj, key)) continue;
+      const x = obj[key];
+      if (x === undefined) continue;
+      let i = 0;
+      if (linear) {
+        while (i < n && fastNames[i] !== key) i++;
+      } else {
+        i = lookup.get(key) ?? n;
+      }
+      if (i < declared) {
+        seen |= 1 << i;
+        const leaf = leaves[i];
+        if (leaf !== undefined) {
+          if (!checkLeaf(leaf, x)) return false;
+          continue;
+        }
+        const check = checks[i];
+        if (check !== undefined && !check(x, '', c, null)) return false;
+        continue;
+      }
+      if (i < n) seen |= 1 << i;
+      if (!scanKeys) continue;
+      // Not a declared property: `additionalProperties` decides (`__proto__` needs the careful read).
+      if (key === '__proto__') return general(obj, p, c, a);
+      if (additionalFalse) return false;
+      if (additional !== undefined && !additional(x, '', c, null)) return false;
+    }
+    return (seen & requiredMask) === requiredMask;
+  });
+}

@@ -1,0 +1,53 @@
+/**
+ * A JSON answer to a request that came through `toNodeHandler`. The adapter writes its text straight to the
+ * socket, so the web `Response` (a body stream, a `Headers`, a body read back into bytes) is never built: that
+ * machinery costs more than the MCP exchange it carries. It is still a `Response` to anyone who looks at it
+ * (`instanceof` holds, every member works): anything but `status` builds the real one and delegates to it.
+ */
+
+import { delegateTo } from './node-request.js';
+
+const JSON_REPLY = Symbol('mcpengine.jsonReply');
+
+export interface JsonReply {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly json: string;
+}
+
+export class NodeJsonResponse {
+  readonly status: number;
+  readonly [JSON_REPLY]: JsonReply;
+  #real: Response | undefined;
+
+  constructor(json: string, status: number, headers: Readonly<Record<string, string>>) {
+    this.status = status;
+    this[JSON_REPLY] = { status, headers, json };
+  }
+
+  static real(response: NodeJsonResponse): Response {
+    const reply = response[JSON_REPLY];
+    return (response.#real ??= new Response(reply.json, { status: reply.status, headers: reply.headers }));
+  }
+}
+
+/** The JSON answer to write directly, when `response` is a light one. */
+export function jsonReplyOf(response: Response): JsonReply | undefined {
+  return response instanceof NodeJsonResponse ? response[JSON_REPLY] : undefined;
+}
+
+/** A JSON `Response`: the light one for requests that came through `toNodeHandler`, a real one otherwise. */
+export function jsonAnswer(
+  json: string,
+  status: number,
+  headers: Readonly<Record<string, string>>,
+  viaNode: boolean,
+): Response {
+  return viaNode
+    ? (new NodeJsonResponse(json, status, headers) as unknown as Response)
+    : new Response(json, { status, headers });
+}
+
+delegateTo(NodeJsonResponse.prototype, Response.prototype, new Set(['status']), (self: NodeJsonResponse) =>
+  NodeJsonResponse.real(self),
+);

@@ -1,0 +1,178 @@
+/**
+ * The official TypeScript SDK 1.x client drives our everything server over Streamable HTTP in the legacy era:
+ * the shared body of `sdk-v1-suite.ts` (one server process per session), then what only HTTP has — the session
+ * id, the standalone GET stream, server→client requests on a POST's SSE stream, a cancelled request's stream,
+ * and session termination with DELETE.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpLog, startEverythingHttp, type EverythingHttp } from './everything-http.js';
+import {
+  connectSdkV1,
+  describeSdkV1Client,
+  finishSdkV1,
+  type OpenedSdkV1Transport,
+  type SdkV1TransportProfile,
+} from './sdk-v1-suite.js';
+
+/** A session on a running server (which the session leaves running). */
+function openOn(server: EverythingHttp): OpenedSdkV1Transport {
+  const http = new HttpLog();
+  return {
+    transport: new StreamableHTTPClientTransport(server.mcpUrl, { fetch: http.fetch }),
+    http,
+    // The SDK opens the standalone stream once the server has accepted notifications/initialized.
+    ready: () => http.seen((e) => e.method === 'GET' && e.status === 200),
+    stop: () => Promise.resolve(),
+  };
+}
+
+/** Each session on a server of its own, so that state one test changes (tool list, resources) is its alone. */
+const profile: SdkV1TransportProfile = {
+  name: 'Streamable HTTP',
+  ordered: false,
+  open: async () => {
+    const server = await startEverythingHttp();
+    return { ...openOn(server), stop: () => server.stop() };
+  },
+};
+
+describeSdkV1Client(profile);
+
+describe('official SDK v1 client over Streamable HTTP: the HTTP layer', () => {
+  it('initialize assigns a session; every later request carries it and the negotiated MCP-Protocol-Version', async () => {
+    const session = await connectSdkV1(profile);
+    try {
+      const http = session.http!;
+      await session.client.callTool({ name: 'test_simple_text', arguments: {} });
+      const [initialize, ...later] = http.exchanges;
+      expect(initialize).toMatchObject({
+        method: 'POST',
+        rpcMethod: 'initialize',
+        sessionId: null,
+        status: 200,
+        contentType: 'application/json',
+      });
+      const id = initialize!.responseSessionId;
+      expect(id).toMatch(/^[\x21-\x7e]+$/);
+      expect(later.map((e) => [e.method, e.rpcMethod, e.status, e.contentType])).toEqual([
+        ['POST', 'notifications/initialized', 202, null],
+        ['GET', undefined, 200, 'text/event-stream'],
+        ['POST', 'tools/call', 200, 'application/json'],
+      ]);
+      for (const exchange of later) {
+        expect([exchange.sessionId, exchange.protocolVersion]).toEqual([id, '2025-11-25']);
+      }
+    } finally {
+      await finishSdkV1(session);
+    }
+  });
+
+  it("server→client requests ride the POST's SSE stream; the client's answers are POSTed and accepted", async () => {
+    const session = await connectSdkV1(profile);
+    try {
+      const http = session.http!;
+      const from = http.exchanges.length;
+      const result = await session.client.callTool({
+        name: 'test_input_required_result_multiple_inputs',
+        arguments: {},
+      });
+      expect(result.content).toEqual([
+        { type: 'text', text: 'This is a test response from the client Alice (roots: 1)' },
+      ]);
+      // One POST for the call, answered with an event stream that carries the three requests and the result;
+      // one POST per answer, each accepted with 202 and no body (the result may arrive before the last 202).
+      const posts = http.exchanges.slice(0, from).filter((e) => e.method === 'POST').length;
+      await http.seen((e) => e.method === 'POST', posts + 4);
+      expect(http.exchanges.slice(from).map((e) => [e.method, e.rpcMethod, e.status, e.contentType])).toEqual(
+        [
+          ['POST', 'tools/call', 200, 'text/event-stream'],
+          ['POST', undefined, 202, null],
+          ['POST', undefined, 202, null],
+          ['POST', undefined, 202, null],
+        ],
+      );
+      const answers = session.transport.sent.filter((m) => m['method'] === undefined);
+      expect(answers.map((m) => m['id'])).toEqual(
+        session.transport.received.filter((m) => m['method'] !== undefined).map((m) => m['id']),
+      );
+    } finally {
+      await finishSdkV1(session);
+    }
+  });
+
+  it("a cancelled call's SSE response stream ends without a response", async () => {
+    const session = await connectSdkV1(profile);
+    try {
+      const { client, transport } = session;
+      const http = session.http!;
+      const controller = new AbortController();
+      const running = client.callTool(
+        { name: 'long_running_operation', arguments: { durationMs: 10_000, steps: 100 } },
+        undefined,
+        { signal: controller.signal, onprogress: () => controller.abort('user gave up') },
+      );
+      await expect(running).rejects.toThrow('user gave up');
+      const [call] = http.posted('tools/call');
+      expect([call?.status, call?.contentType]).toEqual([200, 'text/event-stream']);
+      // The server ends the stream: the client has not closed it (it closes nothing on cancellation in 1.x).
+      expect(await call!.ended).toBe('end');
+      const [request] = transport.sentWithMethod('tools/call');
+      expect(transport.received.filter((m) => m['id'] === request?.['id'])).toEqual([]);
+      expect(http.posted('notifications/cancelled').map((e) => e.status)).toEqual([202]);
+    } finally {
+      await finishSdkV1(session);
+    }
+  });
+});
+
+describe('official SDK v1 client over Streamable HTTP: session termination', () => {
+  let server: EverythingHttp;
+  beforeAll(async () => {
+    server = await startEverythingHttp();
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('DELETE ends the session and its standalone stream; the session id is then 404', async () => {
+    const session = await connectSdkV1({ ...profile, open: () => Promise.resolve(openOn(server)) });
+    const http = session.http!;
+    const inner = session.transport;
+    const id = inner.sessionId!;
+    expect(await session.client.ping()).toEqual({});
+
+    await inner.terminateSession();
+    const [standalone] = http.exchanges.filter((e) => e.method === 'GET');
+    const [deleted] = http.exchanges.filter((e) => e.method === 'DELETE');
+    expect([deleted?.sessionId, deleted?.status]).toEqual([id, 200]);
+    expect(inner.sessionId).toBeUndefined();
+    expect(await standalone!.ended).toBe('end');
+    await finishSdkV1(session);
+
+    // A client that still holds the id (the SDK's reconnect path: no initialize) is refused with 404.
+    const stale = new HttpLog();
+    const transport = new StreamableHTTPClientTransport(server.mcpUrl, { sessionId: id, fetch: stale.fetch });
+    const client = new Client({ name: 'sdk-v1-stale', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const error = await client.ping().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StreamableHTTPError);
+      expect((error as StreamableHTTPError).code).toBe(404);
+      expect((error as Error).message).toBe(
+        `Streamable HTTP error: Error POSTing to endpoint: ${JSON.stringify({
+          jsonrpc: '2.0',
+          id: 0,
+          error: { code: -32600, message: 'Session not found' },
+        })}`,
+      );
+      expect(stale.exchanges.map((e) => [e.method, e.sessionId, e.status])).toEqual([['POST', id, 404]]);
+    } finally {
+      await client.close();
+    }
+  });
+});
