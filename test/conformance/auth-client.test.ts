@@ -21,10 +21,7 @@ const SUITE = join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/in
 const CLIENT = join(ROOT, 'servers/everything/dist/conformance-client.js');
 
 /** Scenarios we do not implement, with the reason. Everything else the suite lists must be run below. */
-const NOT_SUPPORTED: Readonly<Record<string, string>> = {
-  'auth/dpop': 'DPoP-bound tokens (RFC 9449, SEP-1932 extension) are not implemented',
-  'auth/dpop-nonce': 'DPoP-bound tokens (RFC 9449, SEP-1932 extension) are not implemented',
-};
+const NOT_SUPPORTED: Readonly<Record<string, string>> = {};
 
 interface Check {
   id: string;
@@ -184,6 +181,24 @@ const RUNS: readonly AuthRun[] = [
     success: ['complete-flow-token-exchange', 'complete-flow-jwt-bearer', 'valid-bearer-token'],
   },
   { scenario: 'auth/wif-jwt-bearer', success: ['wif-assertion-verified', 'valid-bearer-token'] },
+  {
+    scenario: 'auth/dpop',
+    success: [
+      'sep-1932-client-token-request-proof',
+      'sep-1932-client-dpop-auth-scheme',
+      'sep-1932-client-fresh-proof',
+    ],
+  },
+  {
+    scenario: 'auth/dpop-nonce',
+    success: [
+      'sep-1932-client-token-request-proof',
+      'sep-1932-client-dpop-auth-scheme',
+      'sep-1932-client-fresh-proof',
+      'sep-1932-client-as-nonce',
+      'sep-1932-client-rs-nonce',
+    ],
+  },
 ];
 
 interface Outcome {

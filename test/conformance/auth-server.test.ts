@@ -73,14 +73,20 @@ async function runSuite(issuer: string, extra: string[] = []) {
   let browsing: Promise<void> | undefined;
   const onData = (chunk: Buffer) => {
     output += chunk.toString();
-    const url = /^(http:\/\/\S+\/authorize\?\S+)$/m.exec(output)?.[1];
-    if (url && !browsing) {
+    // Only a complete line: output arrives in chunks, and a URL cut short would be refused.
+    const url = /^(http:\/\/\S+\/authorize\?\S+)\r?\n/m.exec(output)?.[1];
+    // The suite prints the URL before its callback listener is up: wait for that too.
+    if (url && !browsing && output.includes('Callback server started')) {
       browsing = (async () => {
         const authorize = await fetch(url, { redirect: 'manual' });
         const location = authorize.headers.get('location') ?? '';
         const callback = await fetch(location);
         visited.push({ authorize: authorize.status, callback: callback.status, location });
-      })();
+      })().catch((error: unknown) => {
+        // The suite would wait five minutes for a callback that will not come.
+        output += `\n[test] playing the browser failed: ${String(error)}\n`;
+        child.kill('SIGTERM');
+      });
     }
   };
   child.stdout.on('data', onData);

@@ -5,9 +5,11 @@
  * test plays the browser); a scoped tool triggers step-up; an invalid token is refreshed. Every message both
  * ways is validated by the WireTap.
  */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WireTap, tapTransport } from '@mcpengine/testing';
 import { FileAuthStore, OAuthClient, type AuthStore } from 'mcpengine/auth';
@@ -153,6 +155,13 @@ for (const revision of ['2025-11-25', '2026-07-28'] as const) {
   });
 }
 
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
+
 describe('the resource server refuses', () => {
   it('tokens meant for another resource, and tokens of another issuer', async () => {
     const post = (token: string) =>
@@ -163,16 +172,7 @@ describe('the resource server refuses', () => {
           'content-type': 'application/json',
           accept: 'application/json, text/event-stream',
         },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: {
-            protocolVersion: '2025-11-25',
-            capabilities: {},
-            clientInfo: { name: 'raw', version: '1' },
-          },
-        }),
+        body: JSON.stringify(INITIALIZE),
       });
     const otherResource = authorization.server.issueAccessToken({
       clientId: 'x',
@@ -198,6 +198,54 @@ describe('the resource server refuses', () => {
       scopes: [NOTES_READ],
       resource: serving.url,
     });
-    expect((await post(good)).status).toBe(200);
+    const accepted = await post(good);
+    expect(accepted.status).toBe(200);
+    const tap = new WireTap();
+    tap.record(INITIALIZE, 'client');
+    tap.record(await accepted.text(), 'server');
+    tap.assertClean();
   });
+});
+
+const PROTECTED_MAIN = resolve(import.meta.dirname, '../../servers/everything/dist/protected-main.js');
+
+describe('the protected example from the command line', () => {
+  it.skipIf(!existsSync(PROTECTED_MAIN))(
+    'starts with its authorization server, and our client gets in',
+    async () => {
+      const child = spawn(process.execPath, [PROTECTED_MAIN, '--port', '0', '--auth-port', '0'], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      try {
+        const url = await new Promise<string>((done, fail) => {
+          let err = '';
+          child.stderr!.on('data', (chunk: Buffer) => {
+            err += chunk.toString();
+            const match = /Protected MCP server:\s+(\S+)/.exec(err);
+            if (match && err.includes('Authorization server:')) done(match[1]!);
+          });
+          child.once('exit', (code) => fail(new Error(`exited ${code}: ${err}`)));
+        });
+        const oauth = new OAuthClient({ redirectUri: 'http://127.0.0.1:1/callback', authorize: browse });
+        const tap = new WireTap();
+        const client = new Client({ name: 'cli-check', version: '0.1.0' });
+        await client.connect(
+          tapTransport(createHttpTransport(url, { auth: oauth, standaloneStream: false }), tap, 'client'),
+          {
+            revision: '2026-07-28',
+          },
+        );
+        try {
+          expect((await client.callTool({ name: 'whoami', arguments: {} })).structuredContent).toMatchObject({
+            subject: 'dev-user',
+          });
+        } finally {
+          await client.close();
+        }
+        tap.assertClean();
+      } finally {
+        child.kill('SIGTERM');
+      }
+    },
+  );
 });

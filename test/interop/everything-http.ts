@@ -6,6 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { afterAll, beforeAll } from 'vitest';
 import { EVERYTHING_MAIN } from './everything-expected.js';
 
 export interface EverythingHttp {
@@ -44,6 +45,24 @@ export async function startEverythingHttp(): Promise<EverythingHttp> {
   return { mcpUrl: new URL(mcp), sseUrl: new URL(sse), stop: () => stop(child) };
 }
 
+/**
+ * One server for the sessions of a test file: started before its tests, stopped after them. Call at the top
+ * level of the file; the returned function gives the running server.
+ */
+export function sharedEverythingHttp(): () => EverythingHttp {
+  let server: EverythingHttp | undefined;
+  beforeAll(async () => {
+    server = await startEverythingHttp();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  return () => {
+    if (server === undefined) throw new Error('the shared everything server is not running');
+    return server;
+  };
+}
+
 async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, 'exit');
@@ -58,6 +77,8 @@ export interface HttpExchange {
   readonly path: string;
   /** The query of the URL, with its `?` (the HTTP+SSE message endpoint names its session there), or ''. */
   readonly query: string;
+  /** The request's headers (the modern era's `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`…). */
+  readonly requestHeaders: Headers;
   /** The request's `Mcp-Session-Id`, if any. */
   readonly sessionId: string | null;
   /** The request's `MCP-Protocol-Version`, if any. */
@@ -97,6 +118,7 @@ export class HttpLog {
       method: init?.method ?? (input instanceof Request ? input.method : 'GET'),
       path: url.pathname,
       query: url.search,
+      requestHeaders: headers,
       sessionId: headers.get('mcp-session-id'),
       protocolVersion: headers.get('mcp-protocol-version'),
       lastEventId: headers.get('last-event-id'),

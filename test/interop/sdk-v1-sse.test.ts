@@ -1,32 +1,42 @@
 /**
  * The official TypeScript SDK 1.x client drives our everything server over the 2024-11-05 HTTP+SSE transport
- * (`SSEClientTransport`): the shared body of `sdk-v1-suite.ts` (one server process per session), then what only
- * this transport has — one event stream carries everything, each POST is only accepted.
+ * (`SSEClientTransport`): the shared body of `sdk-v1-suite.ts`, then what only this transport has — one event
+ * stream carries everything, each POST is only accepted.
  *
  * Our server serves every legacy revision on this transport, so the SDK negotiates 2025-11-25 here as on stdio.
+ * Sessions share one server process, except those whose tests change server-wide state.
  */
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { describe, expect, it } from 'vitest';
-import { HttpLog, startEverythingHttp } from './everything-http.js';
+import {
+  HttpLog,
+  sharedEverythingHttp,
+  startEverythingHttp,
+  type EverythingHttp,
+} from './everything-http.js';
 import {
   connectSdkV1,
   describeSdkV1Client,
   finishSdkV1,
+  type OpenedSdkV1Transport,
   type SdkV1TransportProfile,
 } from './sdk-v1-suite.js';
+
+function openOn(server: EverythingHttp, stop: () => Promise<void>): OpenedSdkV1Transport {
+  const http = new HttpLog();
+  return { transport: new SSEClientTransport(server.sseUrl, { fetch: http.fetch }), http, stop };
+}
+
+const shared = sharedEverythingHttp();
 
 const profile: SdkV1TransportProfile = {
   name: 'HTTP+SSE',
   // One event stream carries every server message, in the order the server sent them.
   ordered: true,
-  open: async () => {
+  open: async ({ ownServer }) => {
+    if (!ownServer) return openOn(shared(), () => Promise.resolve());
     const server = await startEverythingHttp();
-    const http = new HttpLog();
-    return {
-      transport: new SSEClientTransport(server.sseUrl, { fetch: http.fetch }),
-      http,
-      stop: () => server.stop(),
-    };
+    return openOn(server, () => server.stop());
   },
 };
 

@@ -1,16 +1,23 @@
 /**
  * The official TypeScript SDK 1.x client drives our everything server over Streamable HTTP in the legacy era:
- * the shared body of `sdk-v1-suite.ts` (one server process per session), then what only HTTP has — the session
- * id, the standalone GET stream, server→client requests on a POST's SSE stream, a cancelled request's stream,
- * and session termination with DELETE.
+ * the shared body of `sdk-v1-suite.ts`, then what only HTTP has — the session id, the standalone GET stream,
+ * server→client requests on a POST's SSE stream, a cancelled request's stream, and session termination with
+ * DELETE.
+ *
+ * Sessions share one server process, except those whose tests change server-wide state.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   StreamableHTTPClientTransport,
   StreamableHTTPError,
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpLog, startEverythingHttp, type EverythingHttp } from './everything-http.js';
+import { describe, expect, it } from 'vitest';
+import {
+  HttpLog,
+  sharedEverythingHttp,
+  startEverythingHttp,
+  type EverythingHttp,
+} from './everything-http.js';
 import {
   connectSdkV1,
   describeSdkV1Client,
@@ -18,6 +25,7 @@ import {
   type OpenedSdkV1Transport,
   type SdkV1TransportProfile,
 } from './sdk-v1-suite.js';
+import type { WireMessage } from './tapped-sdk-transport.js';
 
 /** A session on a running server (which the session leaves running). */
 function openOn(server: EverythingHttp): OpenedSdkV1Transport {
@@ -31,11 +39,13 @@ function openOn(server: EverythingHttp): OpenedSdkV1Transport {
   };
 }
 
-/** Each session on a server of its own, so that state one test changes (tool list, resources) is its alone. */
+const shared = sharedEverythingHttp();
+
 const profile: SdkV1TransportProfile = {
   name: 'Streamable HTTP',
   ordered: false,
-  open: async () => {
+  open: async ({ ownServer }) => {
+    if (!ownServer) return openOn(shared());
     const server = await startEverythingHttp();
     return { ...openOn(server), stop: () => server.stop() };
   },
@@ -96,10 +106,15 @@ describe('official SDK v1 client over Streamable HTTP: the HTTP layer', () => {
           ['POST', undefined, 202, null],
         ],
       );
-      const answers = session.transport.sent.filter((m) => m['method'] === undefined);
-      expect(answers.map((m) => m['id'])).toEqual(
-        session.transport.received.filter((m) => m['method'] !== undefined).map((m) => m['id']),
-      );
+      // Each of the three requests was answered once (the SDK may finish its handlers in any order).
+      const ids = (messages: WireMessage[]) => messages.map((m) => String(m['id'])).sort();
+      const requests = session.transport.received.filter((m) => m['method'] !== undefined);
+      expect(requests.map((m) => m['method'])).toEqual([
+        'elicitation/create',
+        'sampling/createMessage',
+        'roots/list',
+      ]);
+      expect(ids(session.transport.sent.filter((m) => m['method'] === undefined))).toEqual(ids(requests));
     } finally {
       await finishSdkV1(session);
     }
@@ -117,13 +132,43 @@ describe('official SDK v1 client over Streamable HTTP: the HTTP layer', () => {
         { signal: controller.signal, onprogress: () => controller.abort('user gave up') },
       );
       await expect(running).rejects.toThrow('user gave up');
+      await http.seen((e) => e.rpcMethod === 'notifications/cancelled');
+      expect(http.posted('notifications/cancelled').map((e) => e.status)).toEqual([202]);
       const [call] = http.posted('tools/call');
       expect([call?.status, call?.contentType]).toEqual([200, 'text/event-stream']);
       // The server ends the stream: the client has not closed it (it closes nothing on cancellation in 1.x).
       expect(await call!.ended).toBe('end');
       const [request] = transport.sentWithMethod('tools/call');
       expect(transport.received.filter((m) => m['id'] === request?.['id'])).toEqual([]);
-      expect(http.posted('notifications/cancelled').map((e) => e.status)).toEqual([202]);
+    } finally {
+      await finishSdkV1(session);
+    }
+  });
+
+  it('SEP-1699: the server closes the stream of test_reconnection; the SDK resumes it with Last-Event-ID', async () => {
+    const session = await connectSdkV1(profile);
+    try {
+      const http = session.http!;
+      const from = http.exchanges.length;
+      const result = await session.client.callTool({ name: 'test_reconnection', arguments: {} });
+      expect(result.content).toEqual([{ type: 'text', text: 'Reconnection test completed successfully' }]);
+      const [post, resumed, ...more] = http.exchanges.slice(from);
+      expect(more).toEqual([]);
+      expect([post?.rpcMethod, post?.status, post?.contentType, await post?.ended]).toEqual([
+        'tools/call',
+        200,
+        'text/event-stream',
+        'end',
+      ]);
+      // The result arrives on the resumed stream, which then ends: the request is answered.
+      expect([resumed?.method, resumed?.status, resumed?.contentType, await resumed?.ended]).toEqual([
+        'GET',
+        200,
+        'text/event-stream',
+        'end',
+      ]);
+      expect(resumed?.lastEventId).toMatch(/^[0-9a-z]+-\d+$/);
+      expect(resumed?.sessionId).toBe(post?.sessionId);
     } finally {
       await finishSdkV1(session);
     }
@@ -131,32 +176,31 @@ describe('official SDK v1 client over Streamable HTTP: the HTTP layer', () => {
 });
 
 describe('official SDK v1 client over Streamable HTTP: session termination', () => {
-  let server: EverythingHttp;
-  beforeAll(async () => {
-    server = await startEverythingHttp();
-  });
-  afterAll(async () => {
-    await server.stop();
-  });
-
   it('DELETE ends the session and its standalone stream; the session id is then 404', async () => {
-    const session = await connectSdkV1({ ...profile, open: () => Promise.resolve(openOn(server)) });
-    const http = session.http!;
-    const inner = session.transport;
-    const id = inner.sessionId!;
-    expect(await session.client.ping()).toEqual({});
+    const session = await connectSdkV1(profile);
+    let id: string;
+    try {
+      const http = session.http!;
+      const inner = session.transport;
+      id = inner.sessionId!;
+      expect(await session.client.ping()).toEqual({});
 
-    await inner.terminateSession();
-    const [standalone] = http.exchanges.filter((e) => e.method === 'GET');
-    const [deleted] = http.exchanges.filter((e) => e.method === 'DELETE');
-    expect([deleted?.sessionId, deleted?.status]).toEqual([id, 200]);
-    expect(inner.sessionId).toBeUndefined();
-    expect(await standalone!.ended).toBe('end');
-    await finishSdkV1(session);
+      await inner.terminateSession();
+      const [standalone] = http.exchanges.filter((e) => e.method === 'GET');
+      const [deleted] = http.exchanges.filter((e) => e.method === 'DELETE');
+      expect([deleted?.sessionId, deleted?.status]).toEqual([id, 200]);
+      expect(inner.sessionId).toBeUndefined();
+      expect(await standalone!.ended).toBe('end');
+    } finally {
+      await finishSdkV1(session);
+    }
 
     // A client that still holds the id (the SDK's reconnect path: no initialize) is refused with 404.
     const stale = new HttpLog();
-    const transport = new StreamableHTTPClientTransport(server.mcpUrl, { sessionId: id, fetch: stale.fetch });
+    const transport = new StreamableHTTPClientTransport(shared().mcpUrl, {
+      sessionId: id,
+      fetch: stale.fetch,
+    });
     const client = new Client({ name: 'sdk-v1-stale', version: '1.0.0' });
     await client.connect(transport);
     try {

@@ -60,8 +60,12 @@ export interface OpenedSdkV1Transport {
 export interface SdkV1TransportProfile {
   /** For test titles: "stdio", "Streamable HTTP", "HTTP+SSE". */
   readonly name: string;
-  /** Starts a server of the session's own and returns the SDK transport that reaches it. */
-  open(): Promise<OpenedSdkV1Transport>;
+  /**
+   * Returns an SDK transport to a server for one session. With `ownServer` the session gets a server of its own:
+   * its test changes server-wide state (the tool and prompt lists, a resource's version) or expects it as
+   * started. Otherwise the profile may share one server among sessions (stdio never does).
+   */
+  open(options: { ownServer: boolean }): Promise<OpenedSdkV1Transport>;
   /**
    * Everything the server sends arrives on one ordered channel (stdio, the HTTP+SSE event stream). Streamable
    * HTTP has one stream per request plus the standalone stream, so messages on different streams may arrive in
@@ -82,12 +86,17 @@ export interface SdkV1Session {
   close(): Promise<void>;
 }
 
+export interface SdkV1ConnectOptions extends TappedTransportOptions {
+  /** A server of the session's own (see `SdkV1TransportProfile.open`). */
+  ownServer?: boolean;
+}
+
 export async function connectSdkV1(
   profile: SdkV1TransportProfile,
-  options: TappedTransportOptions = {},
+  options: SdkV1ConnectOptions = {},
 ): Promise<SdkV1Session> {
   const tap = new WireTap({ validate: ['server'] });
-  const opened = await profile.open();
+  const opened = await profile.open({ ownServer: options.ownServer ?? false });
   const transport: SdkV1Transport = new TappedSdkTransport(opened.transport, tap, options);
   const client = new Client(
     { name: 'sdk-v1-interop', version: '1.0.0' },
@@ -101,8 +110,11 @@ export async function connectSdkV1(
     logs.push(notification.params);
   });
   const close = async () => {
-    await client.close();
-    await opened.stop();
+    try {
+      await client.close();
+    } finally {
+      await opened.stop();
+    }
   };
   try {
     await client.connect(transport);
@@ -133,9 +145,9 @@ async function cancellationDelivered(session: SdkV1Session): Promise<void> {
 }
 
 export function describeSdkV1Client(profile: SdkV1TransportProfile): void {
-  const connect = (options?: TappedTransportOptions) => connectSdkV1(profile, options);
+  const connect = (options?: SdkV1ConnectOptions) => connectSdkV1(profile, options);
   const sessions: SdkV1Session[] = [];
-  async function fresh(options?: TappedTransportOptions): Promise<SdkV1Session> {
+  async function fresh(options?: SdkV1ConnectOptions): Promise<SdkV1Session> {
     const session = await connect(options);
     sessions.push(session);
     return session;
@@ -449,7 +461,7 @@ export function describeSdkV1Client(profile: SdkV1TransportProfile): void {
     });
   });
 
-  describe(`official SDK v1 client over ${profile.name}: notifications, progress, cancellation (fresh server each)`, () => {
+  describe(`official SDK v1 client over ${profile.name}: notifications, progress, cancellation (a fresh session each)`, () => {
     it('logging: every level before setLevel, nothing below the threshold, and the level honoured after', async () => {
       const { client, logs } = await fresh();
       await client.callTool({ name: 'test_tool_with_logging', arguments: {} });
@@ -554,7 +566,7 @@ export function describeSdkV1Client(profile: SdkV1TransportProfile): void {
     });
 
     it('resources: subscribe, get notifications/resources/updated on change, unsubscribe', async () => {
-      const { client, transport } = await fresh();
+      const { client, transport } = await fresh({ ownServer: true });
       expect(await client.subscribeResource({ uri: 'test://watched-resource' })).toEqual({});
       const updated = transport.nextReceived((m) => m['method'] === 'notifications/resources/updated');
       const touched = await client.callTool({ name: 'touch_watched_resource', arguments: {} });
@@ -582,7 +594,7 @@ export function describeSdkV1Client(profile: SdkV1TransportProfile): void {
     });
 
     it('list changed: test_trigger_tool_change hides and restores test_dynamic_tool with notifications', async () => {
-      const { client, transport } = await fresh();
+      const { client, transport } = await fresh({ ownServer: true });
       const changed = transport.nextReceived((m) => m['method'] === 'notifications/tools/list_changed');
       const off = await client.callTool({ name: 'test_trigger_tool_change', arguments: {} });
       expect(textOf(off)).toBe('test_dynamic_tool is now disabled');
@@ -599,7 +611,7 @@ export function describeSdkV1Client(profile: SdkV1TransportProfile): void {
     });
 
     it('list changed: test_trigger_prompt_change sends notifications/prompts/list_changed', async () => {
-      const { client, transport } = await fresh();
+      const { client, transport } = await fresh({ ownServer: true });
       const changed = transport.nextReceived((m) => m['method'] === 'notifications/prompts/list_changed');
       const off = await client.callTool({ name: 'test_trigger_prompt_change', arguments: {} });
       expect(textOf(off)).toBe('test_dynamic_prompt is now disabled');

@@ -44,7 +44,7 @@ import type { HttpLog } from './everything-http.js';
 import { TappedSdkTransport, type WireMessage } from './tapped-sdk-transport.js';
 
 export const MODERN = '2026-07-28';
-export const SERVER_INFO = {
+const SERVER_INFO = {
   name: SERVER_NAME,
   title: 'MCPEngine everything server',
   version: SERVER_VERSION,
@@ -72,8 +72,12 @@ export interface OpenedSdkV2Transport {
 export interface SdkV2TransportProfile {
   /** For test titles: "stdio", "Streamable HTTP". */
   readonly name: string;
-  /** Starts a server of the session's own and returns the SDK transport that reaches it. */
-  open(): Promise<OpenedSdkV2Transport>;
+  /**
+   * Returns an SDK transport to a server for one session. With `ownServer` the session gets a server of its own:
+   * its test changes server-wide state (the tool and prompt lists, a resource's version) or expects it as
+   * started. Otherwise the profile may share one server among sessions (stdio never does).
+   */
+  open(options: { ownServer: boolean }): Promise<OpenedSdkV2Transport>;
   /**
    * How the client cancels a request: stdio sends `notifications/cancelled`; over Streamable HTTP closing the
    * request's response stream is the cancellation (2026-07-28, Cancellation), and nothing is sent.
@@ -99,6 +103,8 @@ export interface SdkV2Session {
 }
 
 export interface SdkV2ConnectOptions {
+  /** A server of the session's own (see `SdkV2TransportProfile.open`). */
+  ownServer?: boolean;
   capabilities?: ClientCapabilities;
   negotiation?: 'auto' | 'pin';
   listChanged?: ConstructorParameters<typeof Client>[1] extends infer O
@@ -113,7 +119,7 @@ export async function connectSdkV2(
   options: SdkV2ConnectOptions = {},
 ): Promise<SdkV2Session> {
   const tap = new WireTap({ validate: ['server'] });
-  const opened = await profile.open();
+  const opened = await profile.open({ ownServer: options.ownServer ?? false });
   const transport: SdkV2Transport = new TappedSdkTransport(opened.transport, tap);
   const capabilities = options.capabilities ?? ALL_INPUTS;
   const client = new Client(
@@ -130,8 +136,11 @@ export async function connectSdkV2(
   }
   if (capabilities.roots) client.setRequestHandler('roots/list', () => ({ roots: CLIENT_ROOTS }));
   const close = async () => {
-    await client.close();
-    await opened.stop();
+    try {
+      await client.close();
+    } finally {
+      await opened.stop();
+    }
   };
   try {
     await client.connect(transport);
@@ -156,7 +165,7 @@ function textOf(result: unknown): string {
 }
 
 /** The `tools/call` (or other) exchanges on the wire, request and result, from `from` on. */
-export function rounds(transport: SdkV2Transport, method: string, from = 0): { params: any; result: any }[] {
+function rounds(transport: SdkV2Transport, method: string, from = 0): { params: any; result: any }[] {
   return transport.sent
     .slice(from)
     .filter((m) => m['method'] === method && m['id'] !== undefined)
@@ -436,7 +445,7 @@ export function describeSdkV2Client(profile: SdkV2TransportProfile): void {
     });
   });
 
-  describe(`official SDK v2 client over ${profile.name}: capabilities, logging, progress, cancellation, subscriptions (fresh server each)`, () => {
+  describe(`official SDK v2 client over ${profile.name}: capabilities, logging, progress, cancellation, subscriptions (a fresh session each)`, () => {
     it("'auto' negotiation probes with server/discover and settles on the modern era", async () => {
       const { client, transport } = await fresh({ negotiation: 'auto' });
       expect(client.getProtocolEra()).toBe('modern');
@@ -573,7 +582,7 @@ export function describeSdkV2Client(profile: SdkV2TransportProfile): void {
     });
 
     it('subscriptions/listen: toolsListChanged is acknowledged, tagged and evicts the tools cache', async () => {
-      const { client, transport } = await fresh();
+      const { client, transport } = await fresh({ ownServer: true });
       const changes: unknown[] = [];
       client.setNotificationHandler('notifications/tools/list_changed', (n) => {
         changes.push(n.params);
@@ -619,7 +628,7 @@ export function describeSdkV2Client(profile: SdkV2TransportProfile): void {
     });
 
     it('subscriptions/listen: resourceSubscriptions deliver notifications/resources/updated', async () => {
-      const { client, transport } = await fresh();
+      const { client, transport } = await fresh({ ownServer: true });
       const subscription = await client.listen({ resourceSubscriptions: ['test://watched-resource'] });
       expect(subscription.honoredFilter).toEqual({ resourceSubscriptions: ['test://watched-resource'] });
       const updated = transport.nextReceived((m) => m['method'] === 'notifications/resources/updated');
@@ -648,6 +657,7 @@ export function describeSdkV2Client(profile: SdkV2TransportProfile): void {
       let resolveChanged!: (names: string[]) => void;
       const refreshed = new Promise<string[]>((resolve) => (resolveChanged = resolve));
       const { client, transport } = await fresh({
+        ownServer: true,
         listChanged: {
           prompts: {
             onChanged: (error, prompts) => {

@@ -27,7 +27,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --json <file>      also write the results as JSON (input of the docs renderer)
   --runs <n>         runs per scenario and implementation (default 5; quick 1)
   --duration <ms>    measured window per run (default 3000; quick 400)
-  --warmup <ms>      warm-up before each window (default 1000; quick 200)
+  --warmup <ms>      warm-up before each window (default 2000; quick 200)
   --only <ids>       comma-separated scenario ids (see --list)
   --http-client <c>  raw (default: raw sockets) or agent (node:http keep-alive Agent)
   --list             list the scenarios and exit
@@ -48,7 +48,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const settings: Settings = {
     quick,
     runs: quick ? 1 : 5,
-    warmupMs: quick ? 200 : 1000,
+    // Long enough for the optimizing compiler to finish with the biggest server under test on a busy machine.
+    warmupMs: quick ? 200 : 2000,
     durationMs: quick ? 400 : 3000,
     httpClient: 'raw',
     leakCalls: quick ? 20_000 : 100_000,

@@ -2,8 +2,9 @@
 // with one hook that breaks exactly one requirement; with no hook it must pass the validator with zero failures.
 //
 //   node corpus/correct.mjs                  stdio
-//   node corpus/correct.mjs --http --port N  Streamable HTTP at /mcp
+//   node corpus/correct.mjs --http --port N  Streamable HTTP at /mcp (port 0: any free port)
 //   node corpus/correct.mjs --sse --port N   HTTP+SSE (2024-11-05) at /sse
+// On HTTP the server announces its URL on stderr: `corpus server on <url>`.
 //
 // Hooks (all optional):
 //   request(message, ctx, next)   -> a response object (or undefined for none); `next(m?)` is the correct answer
@@ -439,7 +440,7 @@ export function serveHttp(server, port) {
       else handle(req, res, body);
     });
   });
-  http.listen(port, '127.0.0.1', () => process.stderr.write(`corpus server on http://127.0.0.1:${port}/mcp\n`));
+  http.listen(port, '127.0.0.1', () => process.stderr.write(`corpus server on http://127.0.0.1:${http.address().port}/mcp\n`));
   const stop = () => http.close(() => process.exit(0));
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
@@ -501,7 +502,7 @@ export function serveSse(server, port) {
       else handle();
     });
   });
-  http.listen(port, '127.0.0.1', () => process.stderr.write(`corpus server on http://127.0.0.1:${port}/sse\n`));
+  http.listen(port, '127.0.0.1', () => process.stderr.write(`corpus server on http://127.0.0.1:${http.address().port}/sse\n`));
   const stop = () => {
     http.closeAllConnections();
     http.close(() => process.exit(0));

@@ -14,7 +14,7 @@ main({
     const tick = () => {
       step += 1;
       if (token !== undefined) ctx.state.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: step, total: 3 } });
-      if (step < 3) setTimeout(tick, 150);
+      if (step < 3) setTimeout(tick, 400);
       else ctx.state.send({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'done' }] } });
     };
     tick();

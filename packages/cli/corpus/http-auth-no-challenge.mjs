@@ -1,9 +1,9 @@
 // Breaks: an unauthenticated request gets 401 without a WWW-Authenticate Bearer challenge.
-// expect: auth.unauthorized-challenge, auth.challenge-scope
+// expect: auth.unauthorized-challenge
 // transport: http
 // bearer: corpus-token
-// revisions: 2025-11-25
+// revisions: 2025-06-18
 import { requireToken } from './_auth.mjs';
 import { main } from './_server.mjs';
 
-main({ revisions: ['2025-11-25'], http: requireToken({ noChallenge: true }) });
+main({ revisions: ['2025-06-18'], http: requireToken({ noChallenge: true }) });

@@ -1,5 +1,5 @@
 // Breaks: log notifications for a request that did not ask for any (no logLevel in _meta).
-// expect: logging.opt-in
+// expect: logging.opt-in, logging.level-threshold
 // revisions: 2026-07-28
 import { main } from './_server.mjs';
 

@@ -254,4 +254,6 @@ export const AUTH_SCENARIOS: Readonly<Record<string, ScenarioHandler>> = {
   'auth/client-credentials-basic': authorizeAndCall,
   'auth/enterprise-managed-authorization': authorizeAndCall,
   'auth/wif-jwt-bearer': authorizeAndCall,
+  'auth/dpop': authorizeAndCall,
+  'auth/dpop-nonce': authorizeAndCall,
 };

@@ -4,6 +4,8 @@
  *
  *   node servers/everything/dist/protected-main.js [--port 3001] [--auth-port 9000] [--consent]
  *
+ * (Port 0 picks free ports; the URLs are printed on stderr.)
+ *
  * The authorization server auto-approves (a pretend user `dev-user`) unless `--consent` asks for its consent
  * page. Clients register themselves (Dynamic Client Registration or a Client ID Metadata Document).
  */
@@ -24,14 +26,12 @@ if (values.help) {
   process.exit(0);
 }
 
-const port = Number(values.port ?? 3001);
 const authorization = await startDevAuthServer({
   port: Number(values['auth-port'] ?? 9000),
   autoApprove: values.consent !== true,
   scopes: [NOTES_READ, NOTES_WRITE, 'offline_access'],
-  resources: [`http://127.0.0.1:${port}/mcp`],
 });
-const serving = await serveProtected({ issuer: authorization.issuer, port });
+const serving = await serveProtected({ issuer: authorization.issuer, port: Number(values.port ?? 3001) });
 process.stderr.write(
   `Protected MCP server:    ${serving.url}\n` +
     `  resource metadata:     ${serving.protectedResource.metadataUrl}\n` +

@@ -33,8 +33,12 @@ export class ResponseParser {
     this.#pending.push(chunk);
     this.#pendingBytes += chunk.length;
     const available = this.#buffer.length + this.#pendingBytes;
-    if (this.#head !== undefined && (available < this.#needed || (this.#chunked && !this.#mayEndChunked()))) return [];
-    this.#buffer = this.#buffer.length === 0 && this.#pending.length === 1 ? chunk : Buffer.concat([this.#buffer, ...this.#pending]);
+    if (this.#head !== undefined && (available < this.#needed || (this.#chunked && !this.#mayEndChunked())))
+      return [];
+    this.#buffer =
+      this.#buffer.length === 0 && this.#pending.length === 1
+        ? chunk
+        : Buffer.concat([this.#buffer, ...this.#pending]);
     this.#pending = [];
     this.#pendingBytes = 0;
     const done: HttpResponse[] = [];
@@ -73,7 +77,9 @@ export class ResponseParser {
       this.#head = { status, headers, bodyStart: end + 4 };
       const length = headers.get('content-length');
       this.#needed = length === undefined ? 0 : end + 4 + Number(length);
-      this.#chunked = length === undefined && (headers.get('transfer-encoding')?.toLowerCase().includes('chunked') ?? false);
+      this.#chunked =
+        length === undefined &&
+        (headers.get('transfer-encoding')?.toLowerCase().includes('chunked') ?? false);
     }
     const head = this.#head;
     const length = head.headers.get('content-length');

@@ -46,7 +46,8 @@ export function renderChart(results: BenchResults): string {
   let y = 48;
   for (const scenario of scenarios) {
     const rows = scenario.rows.filter((r) => !r.error && Number.isFinite(r.median));
-    const max = Math.max(...rows.map((r) => Math.abs(r.median)), 1e-9);
+    // Bars start at zero; a negative value (a heap that shrank) gets no bar, only its label.
+    const max = Math.max(...rows.map((r) => r.median), 1e-9);
     const better = scenario.better === 'higher' ? 'higher is better' : 'lower is better';
     parts.push(`<text x="16" y="${y + 14}" class="title">${escapeXml(scenario.title)}</text>`);
     parts.push(
@@ -55,7 +56,7 @@ export function renderChart(results: BenchResults): string {
     y += TITLE_HEIGHT;
     const barSpace = WIDTH - LABEL_WIDTH - VALUE_WIDTH - 32;
     for (const row of rows) {
-      const width = Math.max(1, (Math.abs(row.median) / max) * barSpace);
+      const width = Math.max(1, (Math.max(0, row.median) / max) * barSpace);
       parts.push(
         `<text x="${LABEL_WIDTH}" y="${y + 12}" class="label" text-anchor="end">${escapeXml(row.label)}</text>`,
       );

@@ -1,7 +1,8 @@
 // Hostile (HTTP): answers every POST with an event stream, writes half an event, then cuts the connection.
 import { createServer } from 'node:http';
 
-const port = Number(process.argv[process.argv.indexOf('--port') + 1]);
+const at = process.argv.indexOf('--port');
+const port = at === -1 ? 0 : Number(process.argv[at + 1]);
 const server = createServer((req, res) => {
   req.resume();
   req.on('end', () => {
@@ -10,4 +11,4 @@ const server = createServer((req, res) => {
     setTimeout(() => res.socket?.destroy(), 50);
   });
 });
-server.listen(port, '127.0.0.1', () => process.stderr.write(`hostile server on http://127.0.0.1:${port}/mcp\n`));
+server.listen(port, '127.0.0.1', () => process.stderr.write(`hostile server on http://127.0.0.1:${server.address().port}/mcp\n`));

@@ -1,6 +1,7 @@
 // Hostile (HTTP): accepts connections and requests, and never answers any.
 import { createServer } from 'node:http';
 
-const port = Number(process.argv[process.argv.indexOf('--port') + 1]);
+const at = process.argv.indexOf('--port');
+const port = at === -1 ? 0 : Number(process.argv[at + 1]);
 const server = createServer(() => {});
-server.listen(port, '127.0.0.1', () => process.stderr.write(`hostile server on http://127.0.0.1:${port}/mcp\n`));
+server.listen(port, '127.0.0.1', () => process.stderr.write(`hostile server on http://127.0.0.1:${server.address().port}/mcp\n`));

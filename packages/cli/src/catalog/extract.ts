@@ -104,6 +104,9 @@ interface DescriptiveEntry {
   readonly subject: Classification['subject'];
   readonly capability?: string;
   readonly checks: readonly string[];
+  /** Catalogued at SHOULD unless the entry says otherwise, with the reason (kept as the statement's context). */
+  readonly level?: 'MUST' | 'SHOULD';
+  readonly levelReason?: string;
 }
 
 export function readDescriptive(): DescriptiveEntry[] {
@@ -131,12 +134,13 @@ export function descriptiveRequirements(specDir: string, revision: Revision): Re
       return {
         id: `${pageKey(entry.page)}-d-${entry.key}`,
         revisions: entry.revisions,
-        level: 'SHOULD',
+        level: entry.level ?? 'SHOULD',
         keywords: [],
         page: entry.page,
         section: entry.section,
         url: pageUrl(revision, entry.page, entry.anchor),
         sentence: entry.sentence,
+        ...(entry.levelReason === undefined ? {} : { context: entry.levelReason }),
         descriptive: true,
         status: 'classified',
         subject: entry.subject,

@@ -57,8 +57,8 @@ export interface Requirement {
   readonly sentence: string;
   readonly context?: string;
   /**
-   * A statement the spec makes without an RFC 2119 keyword (`catalog/descriptive.json`), catalogued at SHOULD:
-   * the spec states the behaviour but not its strength.
+   * A statement the spec makes without an RFC 2119 keyword (`catalog/descriptive.json`), catalogued at SHOULD
+   * (the spec states the behaviour but not its strength) unless the entry gives a level and its reason.
    */
   readonly descriptive?: true;
   /** `classified`: has a check or a reason; `gap`: testable but no check yet; `unclassified`: new statement. */

@@ -37,6 +37,11 @@ export interface CheckDef {
    * count in the scores.
    */
   readonly advisory?: boolean;
+  /**
+   * The distinct rules one check tests (`empty`, `token`… for x-mcp-header). A catalog statement names
+   * `check#facet` when it states only one of them, so a failure is charged only to the statements it breaks.
+   */
+  readonly facets?: readonly string[];
 }
 
 /** One exchange shown as proof: exactly what was sent and what came back. */
@@ -55,6 +60,8 @@ export interface Outcome {
   /** Why: for a pass, what was observed; for a fail, what was wrong; otherwise the reason it did not run. */
   readonly message: string;
   readonly evidence: readonly Evidence[];
+  /** For a failure: the facets of the check it breaks (absent: all of them). */
+  readonly facets?: readonly string[];
 }
 
 export type Verdict = 'pass' | 'fail' | 'warning' | 'not-applicable' | 'not-testable' | 'not-run';
@@ -69,8 +76,15 @@ export interface RevisionOutcomes {
  * Several outcomes for the same check (a check exercised more than once) fold into one: any failure fails it,
  * else any pass passes it, else the first reason it did not run.
  */
-export function foldOutcomes(check: string, outcomes: readonly Outcome[]): Outcome | undefined {
-  const mine = outcomes.filter((outcome) => outcome.check === check);
+export function foldOutcomes(check: string, outcomes: readonly Outcome[], facet?: string): Outcome | undefined {
+  const mine = outcomes
+    .filter((outcome) => outcome.check === check)
+    .map((outcome): Outcome => {
+      // Seen from one facet, a failure that breaks only other facets is a pass: the check looked, and found
+      // nothing wrong with this rule.
+      if (facet === undefined || outcome.status !== 'fail' || outcome.facets === undefined || outcome.facets.includes(facet)) return outcome;
+      return { check, status: 'pass', message: `no ${facet} problem (the check’s failure concerns: ${outcome.facets.join(', ')})`, evidence: [] };
+    });
   if (mine.length === 0) return undefined;
   const failures = mine.filter((outcome) => outcome.status === 'fail');
   if (failures.length > 0) {

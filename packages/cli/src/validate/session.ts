@@ -67,10 +67,14 @@ export function profileOf(result: JsonObject | undefined): ServerProfile | undef
 /** Whether a capability (`tools`, or a sub-flag such as `resources.subscribe`) is advertised. */
 export function hasCapability(profile: ServerProfile | undefined, capability: string): boolean {
   if (profile === undefined) return false;
-  const [top, flag] = capability.split('.');
-  const value = profile.capabilities[top!];
-  if (!isObject(value)) return false;
-  return flag === undefined ? true : value[flag] === true;
+  // A dotted path: every step an object, the last one an object or `true` (`resources.subscribe`,
+  // `tasks.requests.tools.call`).
+  let value: unknown = profile.capabilities;
+  for (const step of capability.split('.')) {
+    if (!isObject(value)) return false;
+    value = value[step];
+  }
+  return isObject(value) || value === true;
 }
 
 /** A legacy session: the handshake done on one channel (a stdio process, or an HTTP session). */

@@ -33,6 +33,8 @@ export interface AuthorizationServerMetadata {
   code_challenge_methods_supported?: string[];
   client_id_metadata_document_supported?: boolean;
   authorization_response_iss_parameter_supported?: boolean;
+  /** RFC 9449 §5.1. */
+  dpop_signing_alg_values_supported?: string[];
   [member: string]: unknown;
 }
 
@@ -147,6 +149,7 @@ export function validateAuthorizationServerMetadata(
     'token_endpoint_auth_methods_supported',
     'token_endpoint_auth_signing_alg_values_supported',
     'code_challenge_methods_supported',
+    'dpop_signing_alg_values_supported',
   ]) {
     stringArray(value[member], member);
   }

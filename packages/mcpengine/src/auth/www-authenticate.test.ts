@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { bearerChallengeOf, buildBearerChallenge, parseWwwAuthenticate } from './www-authenticate.js';
+import {
+  authChallengeOf,
+  bearerChallengeOf,
+  buildBearerChallenge,
+  parseWwwAuthenticate,
+} from './www-authenticate.js';
 
 describe('WWW-Authenticate parsing', () => {
   it('reads the parameters of a Bearer challenge, quoted or not, names case-insensitively', () => {
@@ -27,6 +32,19 @@ describe('WWW-Authenticate parsing', () => {
       scopes: ['a', 'b'],
       error: 'invalid_token',
     });
+  });
+
+  it('reads a DPoP challenge when there is no Bearer one', () => {
+    expect(authChallengeOf('DPoP error="use_dpop_nonce", resource_metadata="https://rs/prm"')).toEqual({
+      scheme: 'dpop',
+      error: 'use_dpop_nonce',
+      resourceMetadata: 'https://rs/prm',
+    });
+    expect(authChallengeOf('DPoP algs="ES256", Bearer scope="a"')).toEqual({
+      scheme: 'bearer',
+      scopes: ['a'],
+    });
+    expect(authChallengeOf('Basic realm=x')).toBeUndefined();
   });
 
   it('survives hostile input without throwing', () => {

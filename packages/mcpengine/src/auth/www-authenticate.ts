@@ -97,10 +97,8 @@ export interface BearerChallenge {
   readonly resourceMetadata?: string;
 }
 
-/** The Bearer challenge of a response, if any (the first one). */
-export function bearerChallengeOf(header: string | null | undefined): BearerChallenge | undefined {
-  const challenge = parseWwwAuthenticate(header).find((c) => c.scheme === 'bearer');
-  if (!challenge) return undefined;
+/** What a Bearer (or DPoP) challenge's parameters say. */
+function challengeParams(challenge: Challenge): BearerChallenge {
   const scope = challenge.params.get('scope');
   const out: { -readonly [K in keyof BearerChallenge]: BearerChallenge[K] } = {};
   const error = challenge.params.get('error');
@@ -111,6 +109,23 @@ export function bearerChallengeOf(header: string | null | undefined): BearerChal
   const metadata = challenge.params.get('resource_metadata');
   if (metadata) out.resourceMetadata = metadata;
   return out;
+}
+
+/** The Bearer challenge of a response, if any (the first one). */
+export function bearerChallengeOf(header: string | null | undefined): BearerChallenge | undefined {
+  const challenge = parseWwwAuthenticate(header).find((c) => c.scheme === 'bearer');
+  return challenge ? challengeParams(challenge) : undefined;
+}
+
+/** The first Bearer, else DPoP, challenge of a response (RFC 9449 §7.1 uses the same parameters). */
+export function authChallengeOf(
+  header: string | null | undefined,
+): (BearerChallenge & { readonly scheme: 'bearer' | 'dpop' }) | undefined {
+  const challenges = parseWwwAuthenticate(header);
+  const challenge =
+    challenges.find((c) => c.scheme === 'bearer') ?? challenges.find((c) => c.scheme === 'dpop');
+  if (!challenge) return undefined;
+  return { ...challengeParams(challenge), scheme: challenge.scheme as 'bearer' | 'dpop' };
 }
 
 function quote(value: string): string {

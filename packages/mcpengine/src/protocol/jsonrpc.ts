@@ -149,6 +149,14 @@ export function serializeResult(id: RequestId, resultJson: string): string {
   return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson}}`;
 }
 
+/**
+ * The same response as `serializeResult(id, json)`, in pieces, with the result already UTF-8 encoded: what a
+ * transport writes without building (and encoding) the whole text when the result is large and cached.
+ */
+export function serializeResultParts(id: RequestId, resultBytes: Uint8Array): (string | Uint8Array)[] {
+  return [`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`, resultBytes, '}'];
+}
+
 export function serializeError(id: RequestId | null, error: ErrorObject): string {
   return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":${JSON.stringify(error)}}`;
 }

@@ -29,6 +29,8 @@ export interface ConnectionOptions {
   drainTimeoutMs?: number;
 }
 
+const NOTHING = (): void => {};
+
 export class ServerConnection {
   private session: LegacySession | undefined;
   private readonly modernInflight = new Map<RequestId, RequestContext>();
@@ -139,7 +141,7 @@ export class ServerConnection {
       return;
     }
     if (parsed.kind === 'single') {
-      this.dispatch(parsed.item, (json) => this.outbox.send(json));
+      this.dispatch(parsed.item, this.sendJson);
       return;
     }
     this.receiveBatch(parsed.items);
@@ -186,7 +188,7 @@ export class ServerConnection {
   private dispatch(
     item: InboundMessage,
     respond: (json: string) => void,
-    noResponse: () => void = () => {},
+    noResponse: () => void = NOTHING,
   ): void {
     switch (item.kind) {
       case 'invalid':
@@ -203,13 +205,32 @@ export class ServerConnection {
         return;
       case 'request':
         this.pending++;
-        void this.request(item.message)
-          .then((json) => (json === null ? noResponse() : respond(json)))
-          .finally(() => {
-            if (--this.pending === 0) for (const wake of this.idleWaiters.splice(0)) wake();
-          });
+        // One reaction per request (not then + finally): this runs for every message of a busy stream.
+        void this.request(item.message).then(
+          (json) => {
+            try {
+              if (json === null) noResponse();
+              else respond(json);
+            } finally {
+              this.settled();
+            }
+          },
+          (error: unknown) => {
+            this.settled();
+            throw error;
+          },
+        );
         return;
     }
+  }
+
+  private readonly sendJson = (json: string): void => {
+    this.outbox.send(json);
+  };
+
+  /** A request has been answered (or dropped): wake `drain()` waiters when none is left. */
+  private settled(): void {
+    if (--this.pending === 0) for (const wake of this.idleWaiters.splice(0)) wake();
   }
 
   private notification(method: string, params: JsonObject): void {

@@ -8,6 +8,7 @@ import {
   serializeError,
   serializeNotification,
   serializeResult,
+  serializeResultParts,
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
@@ -97,6 +98,22 @@ export interface RequestEnv {
 export interface ResponseOut {
   readonly json: string;
   readonly errorCode?: number;
+  /**
+   * For large pre-serialized results (list pages): the same bytes as `json`, in pieces whose big one is
+   * already UTF-8, so a transport that writes bytes can skip building and encoding the whole text.
+   */
+  readonly parts?: readonly (string | Uint8Array)[];
+}
+
+/** Results at least this long (in UTF-16 code units) are also offered to transports as pre-encoded parts. */
+const PARTS_THRESHOLD = 16 * 1024;
+
+/** The response to a request whose result is pre-serialized JSON. */
+function rawResponse(id: RequestId, result: RawResult): ResponseOut {
+  const json = serializeResult(id, result.json);
+  return result.json.length < PARTS_THRESHOLD
+    ? { json }
+    : { json, parts: serializeResultParts(id, result.bytes) };
 }
 
 const PENDING_INPUT = Symbol('pending input');
@@ -289,6 +306,7 @@ export class ServerCore {
         };
         return { json: serializeResult(request.id, this.finishModern(result, rule, definition)) };
       }
+      if (outcome instanceof RawResult) return rawResponse(request.id, outcome);
       return { json: serializeResult(request.id, this.finishModern(outcome, rule, definition)) };
     } catch (error) {
       if (ctx?._isAborted && !(error instanceof ProtocolError)) return null;
@@ -588,7 +606,7 @@ export class ServerCore {
       };
       const outcome = await this.run(call);
       if (ctx._isAborted || outcome === null) return null;
-      if (outcome instanceof RawResult) return { json: serializeResult(request.id, outcome.json) };
+      if (outcome instanceof RawResult) return rawResponse(request.id, outcome);
       if ((outcome as JsonObject).resultType === 'input_required') {
         throw ProtocolError.internal(
           'input_required results exist only from 2026-07-28; use ctx.elicit() and friends',

@@ -11,8 +11,20 @@ import type { ServerSecret } from './secret.js';
 
 /** A result that is already final JSON (envelope fields included). */
 export class RawResult {
+  #bytes: Uint8Array | undefined;
+
   constructor(readonly json: string) {}
+
+  /**
+   * The JSON as UTF-8, encoded on first use and kept: a cached list page (hundreds of kilobytes for a large
+   * catalogue) then goes to a socket without being copied and re-encoded for every request.
+   */
+  get bytes(): Uint8Array {
+    return (this.#bytes ??= utf8.encode(this.json));
+  }
 }
+
+const utf8 = new TextEncoder();
 
 export interface ListItem {
   json(revision: RevisionSpec): string;
@@ -37,7 +49,7 @@ export interface ListRequest {
   definition: ServerDefinition;
 }
 
-const pageCache = new WeakMap<ServerDefinition, Map<string, string>>();
+const pageCache = new WeakMap<ServerDefinition, Map<string, RawResult>>();
 
 function filterOf(item: ListItem): ((caller: Caller) => boolean) | undefined {
   return item.visible ?? item.config?.visible;
@@ -49,13 +61,13 @@ export function listPage(request: ListRequest): RawResult {
     request.dynamic !== undefined || request.items.some((item) => filterOf(item) !== undefined);
 
   let cacheKey: string | undefined;
-  let cache: Map<string, string> | undefined;
+  let cache: Map<string, RawResult> | undefined;
   if (!callerDependent) {
     cache = pageCache.get(request.definition);
     if (!cache) pageCache.set(request.definition, (cache = new Map()));
     cacheKey = `${request.kind}|${request.revision.id}|${offset}`;
     const hit = cache.get(cacheKey);
-    if (hit !== undefined) return new RawResult(hit);
+    if (hit !== undefined) return hit;
   }
 
   const all: string[] = [];
@@ -72,6 +84,7 @@ export function listPage(request: ListRequest): RawResult {
     json += `,"nextCursor":${JSON.stringify(encodeCursor(request.secret, request.kind, offset + request.pageSize))}`;
   }
   json += `${request.envelope(callerDependent ? 'private' : 'public')}}`;
-  if (cache && cacheKey !== undefined) cache.set(cacheKey, json);
-  return new RawResult(json);
+  const result = new RawResult(json);
+  if (cache && cacheKey !== undefined) cache.set(cacheKey, result);
+  return result;
 }

@@ -24,7 +24,7 @@ import {
 import { finishPrompt, readPromptArguments } from './features/prompts.js';
 import { finishRead, resourceNotFound, type CompiledTemplate } from './features/resources.js';
 import { pickFields } from './features/content.js';
-import { finishToolResult, toolErrorResult, validateToolArguments } from './features/tools.js';
+import { finishToolResult, isPromiseLike, toolErrorResult, validateToolArguments } from './features/tools.js';
 import type { LegacySession } from './legacy-session.js';
 import type { ListItem, ListRequest, RawResult } from './lists.js';
 import { listPage } from './lists.js';
@@ -96,17 +96,21 @@ async function callTool(call: Call): Promise<Outcome> {
   if (tool.taskSupport !== 'forbidden' || call.params.task !== undefined) {
     if (runsAsTask(tool, call)) return callToolAsTask(tool, call, call.settings.tasks!);
   }
-  const checked = await validateToolArguments(tool, call.params, call.revision);
+  // Only what is really asynchronous is awaited: every await costs a turn of the microtask queue per call.
+  const validated = validateToolArguments(tool, call.params, call.revision);
+  const checked = isPromiseLike(validated) ? await validated : validated;
   if (!checked.ok) return checked.result as unknown as JsonObject;
   let returned: unknown;
   try {
-    returned = await tool.handler(checked.args, call.ctx);
+    returned = tool.handler(checked.args, call.ctx);
+    if (isPromiseLike(returned)) returned = await returned;
   } catch (error) {
     if (error instanceof ProtocolError || call.ctx._isAborted) throw error;
     return toolErrorResult(error) as unknown as JsonObject;
   }
   if (isInputRequired(returned)) return returned as JsonObject;
-  return (await finishToolResult(tool, returned, call.revision)) as unknown as JsonObject;
+  const finished = finishToolResult(tool, returned, call.revision);
+  return (isPromiseLike(finished) ? await finished : finished) as unknown as JsonObject;
 }
 
 /** One page of a list, from the definition's pre-serialized items (plus per-request dynamic ones). */

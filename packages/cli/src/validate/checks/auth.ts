@@ -16,6 +16,7 @@ export const AUTH_CHALLENGE = defineCheck(
   'auth.unauthorized-challenge',
   'http',
   'A request without credentials to a server that requires them gets 401 with a WWW-Authenticate Bearer challenge',
+  { facets: ['status', 'challenge'] },
 );
 export const AUTH_METADATA = defineCheck(
   'auth.protected-resource-metadata',
@@ -97,21 +98,33 @@ export const authProbe: Probe = {
       return;
     }
     const challenge = http.headers['www-authenticate'];
-    ctx.expect(
-      AUTH_CHALLENGE,
-      challenge !== undefined && /^\s*bearer\b/i.test(challenge),
-      `401 with WWW-Authenticate: ${brief(challenge)}`,
-      challenge === undefined ? '401 without a WWW-Authenticate header' : `WWW-Authenticate is not a Bearer challenge: ${brief(challenge)}`,
-      evidence,
-    );
+    const bearer = challenge !== undefined && /^\s*bearer\b/i.test(challenge);
+    // Only 2025-06-18 requires the challenge on every 401; later revisions also accept discovery through the
+    // well-known URI alone (auth.protected-resource-metadata judges that).
+    if (bearer || ctx.revision === '2025-06-18') {
+      ctx.expect(
+        AUTH_CHALLENGE,
+        bearer,
+        `401 with WWW-Authenticate: ${brief(challenge)}`,
+        challenge === undefined ? '401 without a WWW-Authenticate header' : `WWW-Authenticate is not a Bearer challenge: ${brief(challenge)}`,
+        evidence,
+        ['challenge'],
+      );
+    } else {
+      ctx.pass(AUTH_CHALLENGE, `401 (no Bearer challenge, which ${ctx.revision} does not require when the metadata is at the well-known URI)`, evidence);
+    }
     const scope = challenge === undefined ? undefined : /scope="([^"]*)"/i.exec(challenge)?.[1];
-    ctx.expect(
-      AUTH_CHALLENGE_SCOPE,
-      scope !== undefined && scope.trim() !== '',
-      `scope="${scope ?? ''}"`,
-      'the WWW-Authenticate challenge has no scope parameter',
-      evidence,
-    );
+    if (ctx.revision < '2025-11-25') ctx.notApplicable(AUTH_CHALLENGE_SCOPE, `${ctx.revision} says nothing of a scope in the challenge`);
+    else if (!bearer) ctx.notRun(AUTH_CHALLENGE_SCOPE, 'no Bearer challenge to carry a scope');
+    else {
+      ctx.expect(
+        AUTH_CHALLENGE_SCOPE,
+        scope !== undefined && scope.trim() !== '',
+        `scope="${scope ?? ''}"`,
+        'the WWW-Authenticate challenge has no scope parameter',
+        evidence,
+      );
+    }
     const fromHeader = resourceMetadataUrl(challenge);
     const candidates = fromHeader !== undefined ? [new URL(fromHeader, ctx.target.label.split(' ')[0]).toString()] : wellKnownUrls(ctx.target.label.split(' ')[0]!);
     let found: { url: string; status: number; body: string; json?: unknown } | undefined;
@@ -121,7 +134,8 @@ export const authProbe: Probe = {
       if (response.status === 200) break;
     }
     const servers = isObject(found?.json) ? found.json['authorization_servers'] : undefined;
-    ctx.expect(
+    if (ctx.revision < '2025-06-18') ctx.notApplicable(AUTH_METADATA, `${ctx.revision} predates Protected Resource Metadata`);
+    else ctx.expect(
       AUTH_METADATA,
       found?.status === 200 && Array.isArray(servers) && servers.length > 0 && servers.every((s) => typeof s === 'string'),
       `${found?.url ?? ''} names ${brief(servers)}`,
@@ -135,7 +149,8 @@ export const authProbe: Probe = {
       ...(scope ?? '').split(/\s+/),
       ...(Array.isArray(supported) ? supported.map(String) : []),
     ].includes('offline_access');
-    ctx.expect(
+    if (ctx.revision < '2026-07-28') ctx.notApplicable(AUTH_NO_OFFLINE_ACCESS, `${ctx.revision} says nothing of offline_access`);
+    else ctx.expect(
       AUTH_NO_OFFLINE_ACCESS,
       !offline,
       'no offline_access in the challenge or the metadata',

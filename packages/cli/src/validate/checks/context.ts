@@ -18,7 +18,6 @@ import {
 import type { Target } from '../target.js';
 import type { CallOptions, CallResult, Channel, JsonObject } from '../wire/channel.js';
 import { HttpChannel, type ParamHeader } from '../wire/http-channel.js';
-import { STOPPED_BY_VALIDATOR } from '../wire/stdio-channel.js';
 
 export type Era = 'legacy' | 'modern';
 
@@ -82,6 +81,8 @@ export class RevisionState {
   readonly toolCalls: ToolCallRecord[] = [];
   /** Ids of the subscriptions/listen requests sent (server cancellations may reference only these). */
   readonly listenIds = new Set<unknown>();
+  /** Connections whose requests set a log level (the logging opt-in judge leaves them out). */
+  readonly logLevelChannels = new Set<Channel>();
   /** `x-mcp-header` parameters per tool (2026-07-28), mirrored by every HTTP channel opened after listing. */
   toolHeaders = new Map<string, readonly ParamHeader[]>();
   readonly schema: SchemaObserver;
@@ -101,7 +102,8 @@ export class RevisionState {
     this.settings = settings;
     this.schema = new SchemaObserver(revision, {
       pass: (check, message, evidence = []) => this.outcomes.push({ check, status: 'pass', message, evidence }),
-      fail: (check, message, evidence = []) => this.outcomes.push({ check, status: 'fail', message, evidence }),
+      fail: (check, message, evidence = [], facets) =>
+        this.outcomes.push({ check, status: 'fail', message, evidence, ...(facets === undefined || facets.length === 0 ? {} : { facets: [...new Set(facets)] }) }),
     });
   }
 
@@ -208,20 +210,22 @@ export class ProbeContext {
     this.#record({ check, status: 'pass', message, evidence });
   }
 
-  fail(check: string, message: string, evidence: readonly Evidence[] = []): void {
-    // A request cut short because the validator stopped a flooding server says nothing about this check:
-    // stdio.bounded-output carries that failure.
-    if (check !== 'stdio.bounded-output' && evidence.some((e) => e.received?.includes(STOPPED_BY_VALIDATOR) === true)) {
-      this.#record({ check, status: 'not-run', message: `not judged: ${message}`, evidence });
-      return;
-    }
-    this.#record({ check, status: 'fail', message, evidence });
+  /** Records a failure; `facets` names the rules of the check it breaks when it does not break them all. */
+  fail(check: string, message: string, evidence: readonly Evidence[] = [], facets?: readonly string[]): void {
+    this.#record({ check, status: 'fail', message, evidence, ...(facets === undefined || facets.length === 0 ? {} : { facets: [...new Set(facets)] }) });
   }
 
   /** Passes or fails on `ok`. */
-  expect(check: string, ok: boolean, passMessage: string, failMessage: string, evidence: readonly Evidence[]): boolean {
+  expect(
+    check: string,
+    ok: boolean,
+    passMessage: string,
+    failMessage: string,
+    evidence: readonly Evidence[],
+    facets?: readonly string[],
+  ): boolean {
     if (ok) this.pass(check, passMessage, evidence);
-    else this.fail(check, failMessage, evidence);
+    else this.fail(check, failMessage, evidence, facets);
     return ok;
   }
 

@@ -6,7 +6,7 @@
 import { brief, callEvidence, httpRequestText, httpResponseText } from '../evidence.js';
 import type { Evidence } from '../outcomes.js';
 import { initializeRequest, LegacySession, modernRequest } from '../session.js';
-import { isObject, notification, type CallResult, type HttpInfo, type JsonObject } from '../wire/channel.js';
+import { isObject, notification, requestIdsIn, sameId, type CallResult, type HttpInfo, type JsonObject } from '../wire/channel.js';
 import { encodeHeaderValue, HttpChannel, type ExchangeResult } from '../wire/http-channel.js';
 import { SseChannel } from '../wire/sse-channel.js';
 import type { ProbeContext } from './context.js';
@@ -24,6 +24,7 @@ export const HTTP_NOTIFICATION_ACCEPTED = defineCheck(
   'http.notification-202',
   'http',
   'A POSTed notification is answered with 202 Accepted and no body',
+  { facets: ['accepted', 'rejected'] },
 );
 export const HTTP_GET = defineCheck(
   'http.get-stream',
@@ -59,11 +60,19 @@ export const HTTP_ORIGIN = defineCheck(
   'http.origin',
   'http',
   'A request with a foreign Origin is refused (403 Forbidden from 2025-11-25), on a server bound to loopback',
+  { facets: ['validated', 'status-403'] },
 );
 export const HTTP_SSE_FRAMING = defineCheck(
   'http.sse-framing',
   'http',
-  'Event streams are well-formed SSE whose message events hold JSON-RPC messages',
+  'Event streams are well-formed UTF-8 SSE whose message events hold JSON-RPC messages',
+  { facets: ['framing', 'json', 'utf8'] },
+);
+export const HTTP_SSE_CLOSE = defineCheck(
+  'http.sse-close',
+  'http',
+  'An SSE response stream ends once it has carried the response, and not before',
+  { facets: ['after-response', 'early'] },
 );
 export const HTTP_EVENT_IDS = defineCheck(
   'http.sse-event-ids',
@@ -84,6 +93,7 @@ export const HTTP_HEADER_MISMATCH = defineCheck(
   'http.header-mismatch',
   'http',
   'A request whose MCP-Protocol-Version, Mcp-Method or Mcp-Name header disagrees with the body gets 400 and -32020',
+  { facets: ['version', 'method', 'name'] },
 );
 export const HTTP_HEADER_MISSING = defineCheck(
   'http.header-missing',
@@ -98,17 +108,20 @@ export const HTTP_HEADER_BASE64 = defineCheck(
 export const HTTP_PARAM_HEADER = defineCheck(
   'http.param-header',
   'http',
-  'Mcp-Param-* headers are validated against the body: mismatched or missing ones get 400 and -32020',
+  'Mcp-Param-* headers are validated against the body: mismatched, missing or malformed ones get 400 and -32020; absent or null values need no header',
+  { facets: ['mismatch', 'omitted', 'invalid-chars', 'absent', 'null'] },
 );
 export const HTTP_MODERN_ERROR_STATUS = defineCheck(
   'http.error-status',
   'http',
   'Modern errors carry their HTTP status: -32022, -32602 and -32021 with 400, -32601 with 404',
+  { facets: ['unsupported-version', 'method-not-found', 'missing-meta', 'missing-capability'] },
 );
 export const HTTP_NO_SESSIONS = defineCheck(
   'http.no-sessions',
   'http',
   'A 2026-07-28 server mints no Mcp-Session-Id and answers GET and DELETE with 405',
+  { facets: ['get-delete', 'session-header'] },
 );
 export const HTTP_NO_REQUESTS_ON_STREAMS = defineCheck(
   'http.no-server-requests',
@@ -158,9 +171,43 @@ function judgeExchanges(ctx: ProbeContext, channels: readonly HttpChannel[], mod
   const streams = exchanges.filter((e) => e.http.contentType.startsWith('text/event-stream'));
   if (streams.length === 0) {
     ctx.notRun(HTTP_SSE_FRAMING, 'the server answered no request with an event stream');
+    ctx.notApplicable(HTTP_SSE_CLOSE, 'the server answered no request with an event stream');
   } else {
-    const problem = framing[0] ?? (badMessages[0] ? { e: badMessages[0], p: 'a message event whose data is not JSON' } : undefined);
-    ctx.expect(HTTP_SSE_FRAMING, problem === undefined, `${streams.length} event stream(s) well formed`, problem?.p ?? '', problem ? [exchangeEvidence(problem.e.http, 'event stream')] : []);
+    const problems = [
+      ...framing.map(({ e, p }) => ({ e, p, facet: 'framing' })),
+      ...badMessages.map((e) => ({ e, p: 'a message event whose data is not JSON', facet: 'json' })),
+      ...streams.filter((e) => e.invalidUtf8 === true).map((e) => ({ e, p: 'an event stream that is not valid UTF-8', facet: 'utf8' })),
+    ];
+    const problem = problems[0];
+    ctx.expect(
+      HTTP_SSE_FRAMING,
+      problem === undefined,
+      `${streams.length} event stream(s) well formed`,
+      [...new Set(problems.map((x) => x.p))].join('; '),
+      problem ? [exchangeEvidence(problem.e.http, 'event stream')] : [],
+      problems.map((x) => x.facet),
+    );
+    // Before 2025-11-25 a stream must not end before its response; later revisions let the server close it
+    // early and have the client resume (http.sse-resumption judges that).
+    if (!modern && ctx.revision < '2025-11-25') {
+      // A request the validator cancelled is rightly left unanswered.
+      const cancelled = exchanges.flatMap((e) => {
+        try {
+          const body = JSON.parse(e.http.requestBody ?? 'null') as unknown;
+          return isObject(body) && body['method'] === 'notifications/cancelled' && isObject(body['params']) ? [body['params']['requestId']] : [];
+        } catch {
+          return [];
+        }
+      });
+      const early = streams.filter((e) => {
+        if (e.http.method !== 'POST' || e.ended !== true || e.http.requestBody === undefined) return false;
+        const asked = requestIdsIn(e.http.requestBody).filter((id) => !cancelled.some((c) => sameId(c, id)));
+        return asked.length > 0 && !e.messages.some((r) => isObject(r.message) && !('method' in r.message) && asked.some((id) => sameId(id, (r.message as JsonObject)['id'])));
+      });
+      if (early.length > 0) {
+        ctx.fail(HTTP_SSE_CLOSE, `${early.length} event stream(s) ended before carrying the response`, [exchangeEvidence(early[0]!.http, 'event stream')], ['early']);
+      }
+    }
   }
   if (ctx.revision === '2025-11-25' && !modern) {
     const postStreams = streams.filter((e) => e.http.method === 'POST');
@@ -220,6 +267,39 @@ function judgeExchanges(ctx: ProbeContext, channels: readonly HttpChannel[], mod
   }
 }
 
+/**
+ * Reads one answer to the end: an event-stream answer should end once the response is in. Waits up to two
+ * seconds after the request for the stream to end.
+ */
+async function judgeStreamEnd(ctx: ProbeContext, channel: HttpChannel, message: JsonObject): Promise<void> {
+  const exchange = await channel.exchange({ body: JSON.stringify(message), headers: channel.headersFor(message), timeoutMs: 2000 });
+  const evidence = [exchangeEvidence(exchange.http, `${String(message['method'])}, read to the end of its stream`)];
+  if (!exchange.http.contentType.toLowerCase().startsWith('text/event-stream')) {
+    if (!ctx.recorded(HTTP_SSE_CLOSE)) ctx.notApplicable(HTTP_SSE_CLOSE, `${String(message['method'])} was answered with ${exchange.http.contentType || 'no Content-Type'}, not an event stream`);
+    return;
+  }
+  const answered = exchange.messages.some((r) => isObject(r.message) && !('method' in r.message) && sameId(r.message['id'], message['id']));
+  if (!answered) {
+    ctx.notRun(HTTP_SSE_CLOSE, `the stream carried no response to ${String(message['method'])} within 2 s`, evidence);
+    return;
+  }
+  ctx.expect(HTTP_SSE_CLOSE, exchange.ended === true, 'the stream ended after the response', 'the stream stayed open after the response (2 s)', evidence, ['after-response']);
+}
+
+/** A copy of `args` with the value at `path` replaced (`undefined` removes it). */
+function withValue(args: JsonObject, path: readonly string[], value: unknown): JsonObject {
+  const copy = structuredClone(args);
+  let cursor: JsonObject = copy;
+  path.forEach((key, i) => {
+    if (i < path.length - 1) {
+      if (!isObject(cursor[key])) cursor[key] = {};
+      cursor = cursor[key] as JsonObject;
+    } else if (value === undefined) delete cursor[key];
+    else cursor[key] = value;
+  });
+  return copy;
+}
+
 /** A POST with exactly these headers (the channel's defaults, overridden and trimmed). */
 async function post(ctx: ProbeContext, channel: HttpChannel, message: JsonObject, headers: Record<string, string>, omit: string[] = []): Promise<CallResult> {
   const call = await channel.call(message, { timeoutMs: ctx.settings.requestTimeoutMs, headers, omitHeaders: omit });
@@ -250,6 +330,7 @@ export const httpLegacyProbe: Probe = {
     HTTP_PROTOCOL_VERSION,
     HTTP_ORIGIN,
     HTTP_SSE_FRAMING,
+    HTTP_SSE_CLOSE,
     HTTP_SSE_PRIMING,
     HTTP_SSE_RESUMPTION,
     HTTP_EVENT_IDS,
@@ -276,7 +357,9 @@ export const httpLegacyProbe: Probe = {
       '202 with no body',
       `HTTP ${ack.status}${ack.body.trim() === '' ? '' : ` with a body: ${brief(ack.body)}`}`,
       [exchangeEvidence(ack, 'notifications/initialized')],
+      [ack.status >= 300 && ack.status < 400 ? 'rejected' : 'accepted'],
     );
+    await judgeStreamEnd(ctx, channel, { jsonrpc: '2.0', id: channel.nextId(), method: 'ping' });
     if (sessionId === undefined) {
       ctx.notApplicable(HTTP_SESSION_ID, 'the server assigns no session id');
       ctx.notApplicable(HTTP_SESSION_REQUIRED, 'the server assigns no session id');
@@ -347,13 +430,15 @@ async function judgeOrigin(ctx: ProbeContext, send: (headers: Record<string, str
   }
   const http = await send({ origin: FOREIGN_ORIGIN });
   const strict = ctx.revision >= '2025-11-25';
-  const ok = strict ? http.status === 403 : http.status >= 400 && http.status < 500;
+  const refused = http.status >= 400 && http.status < 500;
+  const ok = strict ? http.status === 403 : refused;
   ctx.expect(
     HTTP_ORIGIN,
     ok,
     `HTTP ${http.status} for Origin ${FOREIGN_ORIGIN}`,
     `HTTP ${http.status} for Origin ${FOREIGN_ORIGIN} (expected ${strict ? '403' : 'a refusal'})`,
     [exchangeEvidence(http, 'a request with a foreign Origin')],
+    refused ? ['status-403'] : ['validated', ...(strict ? ['status-403'] : [])],
   );
 }
 
@@ -372,6 +457,7 @@ export const httpModernProbe: Probe = {
     HTTP_NO_SESSIONS,
     HTTP_ORIGIN,
     HTTP_SSE_FRAMING,
+    HTTP_SSE_CLOSE,
     HTTP_EVENT_IDS,
     HTTP_ACCEL_BUFFERING,
     HTTP_NO_REQUESTS_ON_STREAMS,
@@ -395,20 +481,22 @@ export const httpModernProbe: Probe = {
       noteHttp.status === 202 ? '202 with no body' : `refused with HTTP ${noteHttp.status}`,
       `HTTP ${noteHttp.status}${noteHttp.body.trim() === '' ? '' : ` with a body: ${brief(noteHttp.body)}`} for a notification`,
       [exchangeEvidence(noteHttp, 'a POSTed notification')],
+      [noteHttp.status >= 200 && noteHttp.status < 300 ? 'accepted' : 'rejected'],
     );
 
-    const mismatches: { label: string; call: Promise<CallResult> }[] = [
-      { label: 'MCP-Protocol-Version 2025-11-25 with a 2026-07-28 body', call: post(ctx, channel, discover(), { 'mcp-protocol-version': '2025-11-25' }) },
-      { label: 'Mcp-Method tools/list on a server/discover body', call: post(ctx, channel, discover(), { 'mcp-method': 'tools/list' }) },
+    const mismatches: { label: string; facet: string; call: Promise<CallResult> }[] = [
+      { label: 'MCP-Protocol-Version 2025-11-25 with a 2026-07-28 body', facet: 'version', call: post(ctx, channel, discover(), { 'mcp-protocol-version': '2025-11-25' }) },
+      { label: 'Mcp-Method tools/list on a server/discover body', facet: 'method', call: post(ctx, channel, discover(), { 'mcp-method': 'tools/list' }) },
       {
         label: 'Mcp-Name other-name on tools/call validator_header_probe',
+        facet: 'name',
         call: post(ctx, channel, modernRequest(channel, rev, 'tools/call', { name: 'validator_header_probe', arguments: {} }), { 'mcp-name': 'other-name' }),
       },
     ];
-    for (const { label, call } of mismatches) {
+    for (const { label, facet, call } of mismatches) {
       const result = await call;
       const judgement = statusAndCode(result, 400, -32020);
-      ctx.expect(HTTP_HEADER_MISMATCH, judgement.ok, `${label}: 400 / -32020`, `${label}: ${judgement.detail}`, [callEvidence(result, label)]);
+      ctx.expect(HTTP_HEADER_MISMATCH, judgement.ok, `${label}: 400 / -32020`, `${label}: ${judgement.detail}`, [callEvidence(result, label)], [facet]);
     }
     const missing: { label: string; message: JsonObject; omit: string[] }[] = [
       { label: 'no Mcp-Method', message: discover(), omit: ['mcp-method'] },
@@ -431,9 +519,13 @@ export const httpModernProbe: Probe = {
       [callEvidence(encoded, 'tools/call with a Base64-sentinel Mcp-Name')],
     );
 
-    const tool = (ctx.inventory.tools ?? []).find((t) => xMcpHeaders(t['inputSchema']).some((h) => typeof h.header === 'string' && h.reachable && h.type === 'string'));
-    if (tool === undefined) {
+    const annotatedTools = (ctx.inventory.tools ?? []).filter((t) => xMcpHeaders(t['inputSchema']).some((h) => typeof h.header === 'string' && h.reachable && h.type === 'string'));
+    // A server that fails these checks runs the tool: only tools the validator may call are used.
+    const tool = annotatedTools.find((t) => ctx.mayCall(t));
+    if (annotatedTools.length === 0) {
       ctx.notApplicable(HTTP_PARAM_HEADER, 'no tool has a string parameter annotated with x-mcp-header');
+    } else if (tool === undefined) {
+      ctx.notRun(HTTP_PARAM_HEADER, `the tools with x-mcp-header parameters (${annotatedTools.map((t) => String(t['name'])).join(', ')}) are not read-only; use --call <tool> or --call-all`);
     } else {
       const annotation = xMcpHeaders(tool['inputSchema']).find((h) => typeof h.header === 'string' && h.reachable && h.type === 'string')!;
       const args: JsonObject = {};
@@ -443,28 +535,50 @@ export const httpModernProbe: Probe = {
         else cursor = (cursor[key] = {}) as JsonObject;
       });
       const header = `mcp-param-${(annotation.header as string).toLowerCase()}`;
-      const message = () => modernRequest(channel, rev, 'tools/call', { name: tool['name'], arguments: args });
+      const toolName = String(tool['name']);
+      const message = (values: JsonObject = args) => modernRequest(channel, rev, 'tools/call', { name: tool['name'], arguments: values });
       const mismatched = await post(ctx, channel, message(), { [header]: encodeHeaderValue('a-different-value') });
       const judgeMismatch = statusAndCode(mismatched, 400, -32020);
-      ctx.expect(HTTP_PARAM_HEADER, judgeMismatch.ok, `mismatched ${header}: 400 / -32020`, `mismatched ${header}: ${judgeMismatch.detail}`, [callEvidence(mismatched, `tools/call ${String(tool['name'])} with a mismatched ${header}`)]);
+      ctx.expect(HTTP_PARAM_HEADER, judgeMismatch.ok, `mismatched ${header}: 400 / -32020`, `mismatched ${header}: ${judgeMismatch.detail}`, [callEvidence(mismatched, `tools/call ${toolName} with a mismatched ${header}`)], ['mismatch']);
       const omitted = await post(ctx, channel, message(), {}, [header]);
       const judgeOmitted = statusAndCode(omitted, 400, -32020);
-      ctx.expect(HTTP_PARAM_HEADER, judgeOmitted.ok, `omitted ${header}: 400 / -32020`, `omitted ${header} while the body has the value: ${judgeOmitted.detail}`, [callEvidence(omitted, `tools/call ${String(tool['name'])} without ${header}`)]);
+      ctx.expect(HTTP_PARAM_HEADER, judgeOmitted.ok, `omitted ${header}: 400 / -32020`, `omitted ${header} while the body has the value: ${judgeOmitted.detail}`, [callEvidence(omitted, `tools/call ${toolName} without ${header}`)], ['omitted']);
+      // A raw (not Base64-encoded) non-ASCII value: outside the characters a header value may hold.
+      const accented = withValue(args, annotation.path, 'caf\u00e9');
+      const invalid = await post(ctx, channel, message(accented), { [header]: 'caf\u00e9' });
+      const judgeInvalid = statusAndCode(invalid, 400, -32020);
+      ctx.expect(HTTP_PARAM_HEADER, judgeInvalid.ok, `raw non-ASCII ${header}: 400 / -32020`, `raw non-ASCII ${header}: ${judgeInvalid.detail}`, [callEvidence(invalid, `tools/call ${toolName} with a raw non-ASCII ${header}`)], ['invalid-chars']);
+      // Without the parameter, or with null, the client sends no header and the server must not expect one.
+      for (const [facet, values, label] of [
+        ['absent', withValue(args, annotation.path, undefined), `the parameter left out, no ${header}`],
+        ['null', withValue(args, annotation.path, null), `the parameter null, no ${header}`],
+      ] as const) {
+        const call = await post(ctx, channel, message(values), {}, [header]);
+        const refused = errorCode(call) === -32020;
+        ctx.expect(
+          HTTP_PARAM_HEADER,
+          call.response !== undefined && !refused,
+          `${label}: answered ${errorCode(call) === undefined ? 'a result' : `error ${errorCode(call)}`} (not a header mismatch)`,
+          `${label}: ${refused ? 'rejected as a header mismatch (-32020)' : `no JSON-RPC answer (HTTP ${call.http?.status ?? 'none'})`}`,
+          [callEvidence(call, `tools/call ${toolName}, ${label}`)],
+          [facet],
+        );
+      }
     }
 
-    const statuses: { label: string; message: JsonObject; headers: Record<string, string>; status: number; code: number }[] = [
-      { label: 'unsupported version 1999-01-01', message: modernRequest(channel, rev, 'server/discover', {}, { protocolVersion: '1999-01-01' }), headers: { 'mcp-protocol-version': '1999-01-01' }, status: 400, code: -32022 },
-      { label: 'unknown method', message: modernRequest(channel, rev, 'validator/no-such-method'), headers: {}, status: 404, code: -32601 },
-      { label: 'no _meta', message: { jsonrpc: '2.0', id: channel.nextId(), method: 'server/discover', params: {} }, headers: { 'mcp-protocol-version': rev, 'mcp-method': 'server/discover' }, status: 400, code: -32602 },
+    const statuses: { label: string; facet: string; message: JsonObject; headers: Record<string, string>; status: number; code: number }[] = [
+      { label: 'unsupported version 1999-01-01', facet: 'unsupported-version', message: modernRequest(channel, rev, 'server/discover', {}, { protocolVersion: '1999-01-01' }), headers: { 'mcp-protocol-version': '1999-01-01' }, status: 400, code: -32022 },
+      { label: 'unknown method', facet: 'method-not-found', message: modernRequest(channel, rev, 'validator/no-such-method'), headers: {}, status: 404, code: -32601 },
+      { label: 'no _meta', facet: 'missing-meta', message: { jsonrpc: '2.0', id: channel.nextId(), method: 'server/discover', params: {} }, headers: { 'mcp-protocol-version': rev, 'mcp-method': 'server/discover' }, status: 400, code: -32602 },
     ];
-    for (const { label, message, headers, status, code } of statuses) {
+    for (const { label, facet, message, headers, status, code } of statuses) {
       const result = await post(ctx, channel, message, headers);
       const judgement = statusAndCode(result, status, code);
-      ctx.expect(HTTP_MODERN_ERROR_STATUS, judgement.ok, `${label}: ${status} / ${code}`, `${label}: ${judgement.detail}`, [callEvidence(result, label)]);
+      ctx.expect(HTTP_MODERN_ERROR_STATUS, judgement.ok, `${label}: ${status} / ${code}`, `${label}: ${judgement.detail}`, [callEvidence(result, label)], [facet]);
     }
     const refused = ctx.state.toolCalls.filter((record) => errorCode(record.call) === -32021);
     for (const record of refused) {
-      ctx.expect(HTTP_MODERN_ERROR_STATUS, record.call.http?.status === 400, '-32021 with 400', `-32021 with HTTP ${record.call.http?.status}`, [callEvidence(record.call)]);
+      ctx.expect(HTTP_MODERN_ERROR_STATUS, record.call.http?.status === 400, '-32021 with 400', `-32021 with HTTP ${record.call.http?.status}`, [callEvidence(record.call)], ['missing-capability']);
     }
 
     const get = await channel.exchange({ method: 'GET', headers: { accept: 'text/event-stream', ...channel.headersFor(undefined) }, timeoutMs: 800 });
@@ -472,18 +586,24 @@ export const httpModernProbe: Probe = {
     const withSession = await post(ctx, channel, discover(), { 'mcp-session-id': 'validator-legacy-session' });
     const echoed = withSession.http?.headers['mcp-session-id'];
     const problems = [
-      sessionHeader !== undefined ? `minted Mcp-Session-Id ${JSON.stringify(sessionHeader)}` : '',
-      echoed !== undefined ? `echoed Mcp-Session-Id ${JSON.stringify(echoed)}` : '',
-      get.http.status !== 405 ? `GET answered ${get.http.status}` : '',
-      del.http.status !== 405 ? `DELETE answered ${del.http.status}` : '',
-      withSession.response === undefined || errorCode(withSession) !== undefined ? `a request carrying Mcp-Session-Id was not served (HTTP ${withSession.http?.status})` : '',
-    ].filter(Boolean);
-    ctx.expect(HTTP_NO_SESSIONS, problems.length === 0, 'no session ids; GET and DELETE answered 405', problems.join('; '), [
-      exchangeEvidence(get.http, 'GET'),
-      exchangeEvidence(del.http, 'DELETE'),
-      callEvidence(withSession, 'a request with an Mcp-Session-Id'),
-    ]);
+      sessionHeader !== undefined ? { text: `minted Mcp-Session-Id ${JSON.stringify(sessionHeader)}`, facet: 'session-header' } : undefined,
+      echoed !== undefined ? { text: `echoed Mcp-Session-Id ${JSON.stringify(echoed)}`, facet: 'session-header' } : undefined,
+      get.http.status !== 405 ? { text: `GET answered ${get.http.status}`, facet: 'get-delete' } : undefined,
+      del.http.status !== 405 ? { text: `DELETE answered ${del.http.status}`, facet: 'get-delete' } : undefined,
+      withSession.response === undefined || errorCode(withSession) !== undefined
+        ? { text: `a request carrying Mcp-Session-Id was not served (HTTP ${withSession.http?.status})`, facet: 'session-header' }
+        : undefined,
+    ].filter((p) => p !== undefined);
+    ctx.expect(
+      HTTP_NO_SESSIONS,
+      problems.length === 0,
+      'no session ids; GET and DELETE answered 405',
+      problems.map((p) => p.text).join('; '),
+      [exchangeEvidence(get.http, 'GET'), exchangeEvidence(del.http, 'DELETE'), callEvidence(withSession, 'a request with an Mcp-Session-Id')],
+      problems.map((p) => p.facet),
+    );
 
+    await judgeStreamEnd(ctx, channel, discover());
     await judgeOrigin(ctx, async (headers) => (await post(ctx, channel, discover(), headers)).http!);
     judgeExchanges(ctx, ctx.state.channels.filter((c): c is HttpChannel => c instanceof HttpChannel), true);
   },
@@ -526,7 +646,7 @@ export const sseProbe: Probe = {
       const refused = await channel.post(JSON.stringify({ jsonrpc: '2.0', id: 'origin-probe', method: 'ping' }), { origin: FOREIGN_ORIGIN });
       ctx.expect(HTTP_ORIGIN, refused.status >= 400 && refused.status < 500, `HTTP ${refused.status} for a foreign Origin`, `HTTP ${refused.status} for Origin ${FOREIGN_ORIGIN}`, [
         { label: 'POST with a foreign Origin', sent: `POST ${channel.endpoint.url}\norigin: ${FOREIGN_ORIGIN}`, received: `HTTP ${refused.status}\n\n${refused.responseBody.slice(0, 500)}` },
-      ]);
+      ], ['validated']);
     }
   },
 };

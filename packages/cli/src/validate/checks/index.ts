@@ -19,6 +19,7 @@ import { toolsProbe } from './tools.js';
 import {
   completionProbe,
   gatingProbe,
+  loggingLevelProbe,
   loggingOptInProbe,
   loggingProbe,
   paginationProbe,
@@ -41,6 +42,7 @@ export const PROBES: readonly Probe[] = [
   promptsProbe,
   completionProbe,
   loggingProbe,
+  loggingLevelProbe,
   paginationProbe,
   progressProbe,
   cancellationProbe,

@@ -12,6 +12,7 @@ import type { ProbeContext } from './context.js';
 import { errorCode, isError, isResult, missing } from './expect.js';
 import { CACHING_HINTS, judgeCaching } from './listing.js';
 import type { Probe } from './probe.js';
+import { CLIENT_CAPABILITY_FACETS, clientCapabilityFacets } from './client-capabilities.js';
 import { defineCheck } from './registry.js';
 
 export const INITIALIZE_RESULT = defineCheck(
@@ -64,6 +65,7 @@ export const NEGOTIATED_CAPABILITIES = defineCheck(
   'lifecycle.negotiated-capabilities',
   'lifecycle',
   'The server sends no requests that need a client capability the validator did not declare',
+  { facets: CLIENT_CAPABILITY_FACETS },
 );
 
 export const DISCOVER_RESULT = defineCheck(
@@ -318,6 +320,7 @@ export const negotiatedCapabilities: Probe = {
         NEGOTIATED_CAPABILITIES,
         `the server sent ${[...new Set(requests.map((r) => String(r['method'])))].join(', ')} although the validator declared no client capabilities`,
         [{ label: 'requests from the server', received: requests.map((r) => JSON.stringify(r)).join('\n').slice(0, 4000) }],
+        requests.flatMap(clientCapabilityFacets),
       );
     }
     return Promise.resolve();

@@ -12,29 +12,49 @@ export const PAGINATION_CURSORS = defineCheck(
   'pagination',
   'Following nextCursor reaches the end of a list without repeating a cursor or an item',
 );
+/** The operations whose complete results carry caching hints (caching.mdx). */
+const CACHEABLE_METHODS = ['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read'];
+
 export const CACHING_HINTS = defineCheck(
   'caching.hints',
   'caching',
   'Cacheable results carry ttlMs (an integer ≥ 0) and cacheScope, the same cacheScope on every page of a list',
+  { facets: [...CACHEABLE_METHODS, 'ttl', 'scope-pages'] },
 );
 
-/** 2026-07-28: the caching hints of one result; problems, or an empty list. */
-export function cachingProblems(result: JsonObject | undefined): string[] {
+/**
+ * 2026-07-28: the caching hints of one result of `method`; problems, or an empty list. A missing hint breaks the
+ * rule for that operation; a bad ttlMs also the rule on its value.
+ */
+export function cachingProblems(method: string, result: JsonObject | undefined): { text: string; facets: string[] }[] {
   if (result === undefined || result['resultType'] !== 'complete') return [];
-  const problems: string[] = [];
+  const problems: { text: string; facets: string[] }[] = [];
   const ttl = result['ttlMs'];
-  if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 0) problems.push(`ttlMs is ${brief(ttl)}, not an integer ≥ 0`);
-  if (result['cacheScope'] !== 'public' && result['cacheScope'] !== 'private') problems.push(`cacheScope is ${brief(result['cacheScope'])}`);
+  if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 0) {
+    problems.push({ text: `ttlMs is ${brief(ttl)}, not an integer ≥ 0`, facets: [...(ttl === undefined ? [method] : []), 'ttl'] });
+  }
+  if (result['cacheScope'] !== 'public' && result['cacheScope'] !== 'private') problems.push({ text: `cacheScope is ${brief(result['cacheScope'])}`, facets: [method] });
   return problems;
 }
 
+function expectCaching(ctx: ProbeContext, method: string, label: string, call: CallResult, result: JsonObject): void {
+  const problems = cachingProblems(method, result);
+  ctx.expect(
+    CACHING_HINTS,
+    problems.length === 0,
+    `${label}: ttlMs ${brief(result['ttlMs'])}, cacheScope ${brief(result['cacheScope'])}`,
+    `${label}: ${problems.map((p) => p.text).join('; ')}`,
+    [callEvidence(call, label)],
+    problems.flatMap((p) => p.facets),
+  );
+}
+
 /** Records the caching check for a single cacheable result (2026-07-28). */
-export function judgeCaching(ctx: ProbeContext, call: CallResult, label: string): void {
+export function judgeCaching(ctx: ProbeContext, call: CallResult, method: string, label = method): void {
   if (ctx.era !== 'modern') return;
   const result = resultOf(call);
   if (result === undefined || result['resultType'] !== 'complete') return;
-  const problems = cachingProblems(result);
-  ctx.expect(CACHING_HINTS, problems.length === 0, `${label}: ttlMs ${brief(result['ttlMs'])}, cacheScope ${brief(result['cacheScope'])}`, `${label}: ${problems.join('; ')}`, [callEvidence(call, label)]);
+  expectCaching(ctx, method, label, call, result);
 }
 
 /** Records the pagination and caching checks for a listing. */
@@ -54,10 +74,11 @@ export function judgeListing(ctx: ProbeContext, method: string, listing: Listing
     const result = resultOf(page);
     if (result === undefined || result['resultType'] !== 'complete') continue;
     scopes.add(result['cacheScope']);
-    const problems = cachingProblems(result);
-    ctx.expect(CACHING_HINTS, problems.length === 0, `${method}: ttlMs ${brief(result['ttlMs'])}, cacheScope ${brief(result['cacheScope'])}`, `${method}: ${problems.join('; ')}`, [callEvidence(page, method)]);
+    expectCaching(ctx, method, method, page, result);
   }
-  if (scopes.size > 1) ctx.fail(CACHING_HINTS, `${method}: pages disagree on cacheScope (${brief([...scopes])})`, listing.pages.map((c) => callEvidence(c, method)).slice(0, 3));
+  if (scopes.size > 1) {
+    ctx.fail(CACHING_HINTS, `${method}: pages disagree on cacheScope (${brief([...scopes])})`, listing.pages.map((c) => callEvidence(c, method)).slice(0, 3), ['scope-pages']);
+  }
 }
 
 export interface Listing {

@@ -8,6 +8,7 @@ import type { ProbeContext } from './context.js';
 import { errorCode, isResult } from './expect.js';
 import { sampleInstance } from './instances.js';
 import type { Probe } from './probe.js';
+import { CLIENT_CAPABILITY_FACETS, clientCapabilityFacets } from './client-capabilities.js';
 import { defineCheck } from './registry.js';
 
 export const SUB_ACK = defineCheck(
@@ -18,7 +19,8 @@ export const SUB_ACK = defineCheck(
 export const SUB_FILTER = defineCheck(
   'subscriptions.filter',
   'subscriptions',
-  'The acknowledged filter holds only requested types, and only requested notification types are sent',
+  'The acknowledged filter holds only requested types, and only requested notification types are sent (no request-scoped log messages)',
+  { facets: ['types', 'logs'] },
 );
 export const SUB_ID = defineCheck(
   'subscriptions.subscription-id',
@@ -29,6 +31,7 @@ export const MRTR_UNDECLARED = defineCheck(
   'mrtr.declared-capabilities',
   'mrtr',
   'An InputRequiredResult asks only for input the client declared (none when it declared no capabilities)',
+  { facets: CLIENT_CAPABILITY_FACETS },
 );
 export const MRTR_ROUND_TRIP = defineCheck(
   'mrtr.round-trip',
@@ -50,6 +53,7 @@ export const ELICITATION_REQUESTS = defineCheck(
   'elicitation.requests',
   'mrtr',
   'Elicitation requests use only modes the client declared, carry a message (and a form schema), and ask for nothing sensitive through a form',
+  { facets: ['modes', 'params', 'form', 'sensitive', 'url', 'url-valid'] },
 );
 export const MRTR_DECLINE = defineCheck(
   'mrtr.decline',
@@ -75,28 +79,33 @@ export const MRTR_MISSING_RESPONSES = defineCheck(
 const SENSITIVE_FIELD = /pass(word|wd|phrase)?\b|secret|api[_ -]?key|access[_ -]?token|\btoken\b|credit[_ -]?card|card[_ -]?number|\bcvv\b|\bssn\b/i;
 
 /** What is wrong with an elicitation request, given the modes the client declared. */
-export function elicitationProblems(request: unknown, declaredModes: readonly string[]): string[] {
-  if (!isObject(request)) return ['not an object'];
+export function elicitationProblems(request: unknown, declaredModes: readonly string[]): { text: string; facet: string }[] {
+  if (!isObject(request)) return [{ text: 'not an object', facet: 'params' }];
   const params = isObject(request['params']) ? request['params'] : {};
   const mode = typeof params['mode'] === 'string' ? params['mode'] : 'form';
-  const problems: string[] = [];
-  if (!declaredModes.includes(mode)) problems.push(`mode ${JSON.stringify(mode)} was not declared by the client`);
-  if (typeof params['message'] !== 'string') problems.push('no message');
+  const problems: { text: string; facet: string }[] = [];
+  const add = (text: string, facet: string): void => void problems.push({ text, facet });
+  if (!declaredModes.includes(mode)) add(`mode ${JSON.stringify(mode)} was not declared by the client`, 'modes');
+  if (typeof params['message'] !== 'string') add('no message', 'params');
   if (mode === 'form') {
     const schema = params['requestedSchema'];
-    if (!isObject(schema) || schema['type'] !== 'object') problems.push('form mode without an object requestedSchema');
+    if (!isObject(schema) || schema['type'] !== 'object') add('form mode without an object requestedSchema', 'form');
     const properties = isObject(schema) && isObject(schema['properties']) ? schema['properties'] : {};
     for (const [name, property] of Object.entries(properties)) {
       const label = `${name} ${isObject(property) ? `${String(property['title'] ?? '')} ${String(property['description'] ?? '')}` : ''}`;
-      if (SENSITIVE_FIELD.test(label)) problems.push(`form mode asks for a sensitive value (${name})`);
+      if (SENSITIVE_FIELD.test(label)) add(`form mode asks for a sensitive value (${name})`, 'sensitive');
     }
   }
   if (mode === 'url') {
-    try {
-      new URL(String(params['url']));
-    } catch {
-      problems.push(`url ${brief(params['url'])} is not a valid URL`);
+    if (typeof params['url'] !== 'string') add('url mode without a url', 'url');
+    else {
+      try {
+        new URL(params['url']);
+      } catch {
+        add(`url ${brief(params['url'])} is not a valid URL`, 'url-valid');
+      }
     }
+    if (typeof params['elicitationId'] !== 'string') add('url mode without an elicitationId', 'url');
   }
   return problems;
 }
@@ -155,13 +164,18 @@ export const subscriptionsProbe: Probe = {
     const types = received
       .filter((r) => isObject(r.message) && typeof r.message['method'] === 'string' && !isAck(r) && !('id' in (r.message as JsonObject)))
       .map((r) => (r.message as JsonObject)['method'] as string);
-    const unrequested = types.filter((method) => !['notifications/tools/list_changed', 'notifications/prompts/list_changed', 'notifications/resources/list_changed', 'notifications/progress', 'notifications/message'].includes(method));
+    // The three list-change types were requested; notifications/cancelled may end the subscription. Log messages
+    // are request-scoped and never belong on a subscription stream.
+    const allowed = ['notifications/tools/list_changed', 'notifications/prompts/list_changed', 'notifications/resources/list_changed', 'notifications/cancelled'];
+    const unrequested = types.filter((method) => !allowed.includes(method));
+    const facets = [...(extra.length > 0 || unrequested.some((m) => m !== 'notifications/message') ? ['types'] : []), ...(unrequested.includes('notifications/message') ? ['logs'] : [])];
     ctx.expect(
       SUB_FILTER,
       extra.length === 0 && unrequested.length === 0,
       `acknowledged ${brief(acknowledged)}`,
-      extra.length > 0 ? `the acknowledgment adds types that were not requested: ${extra.join(', ')}` : `notifications of unrequested types: ${unrequested.join(', ')}`,
+      extra.length > 0 ? `the acknowledgment adds types that were not requested: ${extra.join(', ')}` : `notifications of unrequested types: ${[...new Set(unrequested)].join(', ')}`,
       evidence,
+      facets,
     );
     const listChanges = received.filter((r) => isObject(r.message) && typeof r.message['method'] === 'string' && /list_changed|resources\/updated/.test(r.message['method']));
     const withoutId = listChanges.filter((r) => metaOf(r.message)[META.subscriptionId] === undefined);
@@ -230,6 +244,7 @@ export const mrtrProbe: Probe = {
       'input requests only within the declared (empty) capabilities',
       `${undeclared.map((r) => String(r.tool['name'])).join(', ')} asked for input the client did not declare`,
       undeclared.slice(0, 2).map((r) => callEvidence(r.call, `tools/call ${String(r.tool['name'])} with no client capabilities`)),
+      undeclared.flatMap((r) => Object.values((inputRequired(r.call)!['inputRequests'] as JsonObject) ?? {}).flatMap(clientCapabilityFacets)),
     );
     const refused = asked.filter((record) => errorCode(record.call) === -32021);
     for (const record of refused) {
@@ -265,7 +280,14 @@ export const mrtrProbe: Probe = {
         for (const request of Object.values(requests)) {
           if (!isObject(request) || request['method'] !== 'elicitation/create') continue;
           const problems = elicitationProblems(request, ['form']);
-          ctx.expect(ELICITATION_REQUESTS, problems.length === 0, `${name}: a well-formed form elicitation`, `${name}: ${problems.join('; ')}`, [callEvidence(call, `tools/call ${name}`)]);
+          ctx.expect(
+            ELICITATION_REQUESTS,
+            problems.length === 0,
+            `${name}: a well-formed form elicitation`,
+            `${name}: ${problems.map((p) => p.text).join('; ')}`,
+            [callEvidence(call, `tools/call ${name}`)],
+            problems.map((p) => p.facet),
+          );
         }
         const state = result['requestState'];
         const retry = (inputResponses: unknown, requestState: unknown = state) =>
@@ -406,8 +428,9 @@ export const legacyClientFeaturesProbe: Probe = {
         ELICITATION_REQUESTS,
         problems.length === 0,
         'a well-formed form elicitation',
-        problems.join('; '),
+        problems.map((p) => p.text).join('; '),
         [{ label: 'elicitation/create from the server', received: clip(JSON.stringify(request)) }],
+        problems.map((p) => p.facet),
       );
     }
   },

@@ -33,6 +33,7 @@ export const CANCEL_STOPS = defineCheck(
   'cancellation.no-response',
   'cancellation',
   'A cancelled request gets no response and no further messages',
+  { facets: ['no-response', 'stop'] },
 );
 
 function isProgress(received: Received): boolean {
@@ -189,6 +190,7 @@ export const cancellationProbe: Probe = {
         'no response and no progress after the cancellation',
         response !== undefined ? 'the cancelled request was still answered' : `${afterCancel2.length} progress notification(s) after the cancellation`,
         evidence,
+        [...(response !== undefined ? ['no-response'] : []), ...(afterCancel2.length > 0 ? ['stop'] : [])],
       );
     }
   },

@@ -3,7 +3,7 @@
  */
 import { brief, callEvidence } from '../evidence.js';
 import { isObject, resultOf, type JsonObject } from '../wire/channel.js';
-import { binaryProblems, CONTENT_BASE64 } from './content.js';
+import { binaryProblems, CONTENT_BASE64, failProblems } from './content.js';
 import { wireOracle } from '../schema-observer.js';
 import { isError, isResult } from './expect.js';
 import { CACHING_HINTS, compareViewpoints, judgeListing, listAll, PAGINATION_CURSORS } from './listing.js';
@@ -11,7 +11,19 @@ import type { Probe } from './probe.js';
 import { defineCheck } from './registry.js';
 
 export const PROMPTS_LIST = defineCheck('prompts.list', 'prompts', 'prompts/list answers with the prompts (every page readable)');
-export const PROMPTS_GET = defineCheck('prompts.get', 'prompts', 'Getting a listed prompt (required arguments filled) returns its messages');
+export const PROMPTS_GET = defineCheck(
+  'prompts.get',
+  'prompts',
+  'Getting a listed prompt (required arguments filled) returns its messages, valid under GetPromptResult',
+  { facets: ['answer', 'structure', 'resource-uri', 'resource-content'] },
+);
+
+/** Which rule a GetPromptResult schema error breaks: embedded resources need a URI and text or a blob. */
+function getPromptFacet(error: string): string {
+  if (/\/resource\/uri\b/.test(error) || /\/resource must have required property 'uri'/.test(error)) return 'resource-uri';
+  if (/\/resource\b/.test(error)) return 'resource-content';
+  return 'structure';
+}
 export const PROMPTS_UNKNOWN = defineCheck('prompts.unknown', 'prompts', 'Getting an unknown prompt is answered with -32602 (Invalid params)');
 export const PROMPTS_MISSING_ARGUMENTS = defineCheck(
   'prompts.missing-arguments',
@@ -27,6 +39,7 @@ export const PROMPTS_IMAGE = defineCheck(
   'prompts.binary-content',
   'prompts',
   'Image and audio content in prompt messages is base64 with a valid MIME type',
+  { facets: ['image', 'audio'] },
 );
 
 const MAX_GETS = 10;
@@ -77,7 +90,7 @@ export const promptsProbe: Probe = {
       if (result === undefined) {
         // Prompt arguments carry no schema, so an error for the validator's placeholder values proves nothing.
         if (call.response !== undefined && 'error' in call.response) ctx.notRun(PROMPTS_GET, `${name}: ${isResult(call).detail}`, evidence);
-        else ctx.fail(PROMPTS_GET, `${name}: ${isResult(call).detail}`, evidence);
+        else ctx.fail(PROMPTS_GET, `${name}: ${isResult(call).detail}`, evidence, ['answer']);
         continue;
       }
       if (result['resultType'] === 'input_required') {
@@ -86,20 +99,26 @@ export const promptsProbe: Probe = {
       }
       const messages = Array.isArray(result['messages']) ? result['messages'] : undefined;
       if (messages === undefined) {
-        ctx.fail(PROMPTS_GET, `${name}: no messages array`, evidence);
+        ctx.fail(PROMPTS_GET, `${name}: no messages array`, evidence, ['answer']);
         continue;
       }
       const violation = wireOracle().check(call.response, { revision: ctx.revision, sender: 'server', inReplyTo: 'prompts/get' });
       if (violation !== null) {
-        ctx.fail(PROMPTS_GET, `${name}: the result does not match GetPromptResult: ${violation.errors.slice(0, 3).join('; ')}`, evidence);
+        ctx.fail(
+          PROMPTS_GET,
+          `${name}: the result does not match GetPromptResult: ${violation.errors.slice(0, 3).join('; ')}`,
+          evidence,
+          violation.errors.map(getPromptFacet),
+        );
         continue;
       }
       ctx.pass(PROMPTS_GET, `${name}: ${messages.length} message(s)`, evidence);
       const contents = messages.filter(isObject).map((m) => m['content']);
       if (contents.some((c) => isObject(c) && (c['type'] === 'image' || c['type'] === 'audio'))) binarySeen = true;
       const problems = binaryProblems(contents, `${name} messages`);
-      if (problems.length > 0) ctx.fail(PROMPTS_IMAGE, problems.join('; '), evidence);
-      if (problems.length > 0) ctx.fail(CONTENT_BASE64, problems.join('; '), evidence);
+      // prompts.binary-content knows two rules: the image one and the audio one (data and MIME type each).
+      failProblems(ctx, PROMPTS_IMAGE, problems.filter((p) => p.facet !== 'blob').map((p) => ({ ...p, facet: p.facet.split('-')[0]! })), evidence);
+      failProblems(ctx, CONTENT_BASE64, problems, evidence);
     }
     if (prompts.length === 0) ctx.notRun(PROMPTS_GET, 'the server lists no prompts');
     if (!binarySeen) ctx.notRun(PROMPTS_IMAGE, 'no prompt returned image or audio content');

@@ -6,10 +6,27 @@ import type { Area, CheckDef } from '../outcomes.js';
 
 const checks = new Map<string, CheckDef>();
 
-export function defineCheck(id: string, area: Area, title: string, options: { advisory?: boolean } = {}): string {
+export function defineCheck(
+  id: string,
+  area: Area,
+  title: string,
+  options: { advisory?: boolean; facets?: readonly string[] } = {},
+): string {
   if (checks.has(id)) throw new Error(`check ${id} is defined twice`);
-  checks.set(id, { id, area, title, ...(options.advisory ? { advisory: true } : {}) });
+  checks.set(id, {
+    id,
+    area,
+    title,
+    ...(options.advisory ? { advisory: true } : {}),
+    ...(options.facets === undefined ? {} : { facets: options.facets }),
+  });
   return id;
+}
+
+/** `check#facet` → the check and the facet (undefined when the reference names the whole check). */
+export function parseCheckRef(ref: string): { check: string; facet: string | undefined } {
+  const hash = ref.indexOf('#');
+  return hash === -1 ? { check: ref, facet: undefined } : { check: ref.slice(0, hash), facet: ref.slice(hash + 1) };
 }
 
 export function checkDef(id: string): CheckDef | undefined {

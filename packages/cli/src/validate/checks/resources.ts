@@ -3,7 +3,7 @@
  */
 import { brief, callEvidence } from '../evidence.js';
 import { isObject, resultOf, type JsonObject } from '../wire/channel.js';
-import { CONTENT_BASE64, deepEqual, resourceContentProblems } from './content.js';
+import { CONTENT_BASE64, deepEqual, failProblems, resourceContentProblems } from './content.js';
 import { errorCode, isAnyError, isError, isResult } from './expect.js';
 import { CACHING_HINTS, compareViewpoints, judgeCaching, judgeListing, listAll, PAGINATION_CURSORS } from './listing.js';
 import type { Probe } from './probe.js';
@@ -101,7 +101,7 @@ export const resourcesProbe: Probe = {
       const uri = resource['uri'];
       if (typeof uri !== 'string') continue;
       const call = await ctx.rpc('resources/read', { uri });
-      judgeCaching(ctx, call, `resources/read ${uri}`);
+      judgeCaching(ctx, call, 'resources/read', `resources/read ${uri}`);
       const evidence = [callEvidence(call, `resources/read ${uri}`)];
       const result = resultOf(call);
       if (errorCode(call) === -32021) {
@@ -123,7 +123,7 @@ export const resourcesProbe: Probe = {
       }
       const problems = resourceContentProblems(contents, `${uri} contents`);
       if (contents.some((c) => isObject(c) && 'blob' in c)) binary = true;
-      if (problems.length > 0) ctx.fail(CONTENT_BASE64, problems.join('; '), evidence);
+      failProblems(ctx, CONTENT_BASE64, problems, evidence);
       ctx.pass(RESOURCES_READ, `${uri}: ${contents.length} content item(s)`, evidence);
     }
     if (resources.length === 0) ctx.notRun(RESOURCES_READ, 'the server lists no resources');

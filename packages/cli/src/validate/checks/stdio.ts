@@ -6,6 +6,7 @@ import { brief, clip } from '../evidence.js';
 import { modernRequest } from '../session.js';
 import { isObject } from '../wire/channel.js';
 import { StdioChannel } from '../wire/stdio-channel.js';
+import type { StdoutLine } from '../wire/stdio-process.js';
 import type { Probe } from './probe.js';
 import { defineCheck } from './registry.js';
 
@@ -13,6 +14,7 @@ export const STDIO_JSON_ONLY = defineCheck(
   'stdio.stdout-messages-only',
   'stdio',
   'Everything the server writes to stdout is a JSON-RPC message, one per line, in UTF-8',
+  { facets: ['not-message', 'newlines', 'utf8'] },
 );
 export const STDIO_NO_REQUESTS = defineCheck(
   'stdio.no-server-requests',
@@ -27,7 +29,9 @@ export const STDIO_EXIT_ON_EOF = defineCheck(
 export const STDIO_NO_FLOOD = defineCheck(
   'stdio.bounded-output',
   'stdio',
-  'The server’s output stays within sane bounds (no line over 8 MiB, no more than 64 MiB in all)',
+  'The server’s output stays within the validator’s bounds (no line over 8 MiB, no more than 64 MiB in all)',
+  // No statement of the spec bounds output: the requests a flood leaves unanswered fail their own checks.
+  { advisory: true },
 );
 
 const EXIT_GRACE_MS = 2000;
@@ -35,6 +39,29 @@ const EXIT_GRACE_MS = 2000;
 function isMessage(value: unknown): boolean {
   if (!isObject(value) || value['jsonrpc'] !== '2.0') return false;
   return typeof value['method'] === 'string' || 'result' in value || 'error' in value;
+}
+
+/**
+ * Whether the unparsable line at `index` is part of a message split over several lines (a message with embedded
+ * newlines): some run of consecutive unparsable lines through it joins into a JSON-RPC message.
+ */
+function splitMessageAt(lines: readonly StdoutLine[], index: number): boolean {
+  for (let start = Math.max(0, index - 50); start <= index; start++) {
+    if (lines.slice(start, index + 1).some((l) => l.parseError === undefined)) continue;
+    let text = '';
+    for (let end = start; end < Math.min(lines.length, start + 200); end++) {
+      const line = lines[end]!;
+      if (line.parseError === undefined) break;
+      text += `${line.text}\n`;
+      if (end < index) continue;
+      try {
+        if (isMessage(JSON.parse(text))) return true;
+      } catch {
+        // Not yet a whole message.
+      }
+    }
+  }
+  return false;
 }
 
 /** Runs once the revision's other probes are done: judges every line every stdio process wrote. */
@@ -46,13 +73,23 @@ export const stdioOutputProbe: Probe = {
   run(ctx) {
     const channels = ctx.state.channels.filter((c): c is StdioChannel => c instanceof StdioChannel);
     const bad: string[] = [];
+    const facets = new Set<string>();
     let lines = 0;
     for (const channel of channels) {
-      for (const line of channel.process.lines) {
+      const all = channel.process.lines;
+      all.forEach((line, index) => {
         lines++;
-        if (line.parseError !== undefined) bad.push(`not JSON (${line.parseError}): ${clip(line.text, 200)}`);
-        else if (!isMessage(line.json) && !(Array.isArray(line.json) && ctx.revision === '2025-03-26')) bad.push(`not a JSON-RPC message: ${clip(line.text, 200)}`);
-      }
+        if (line.parseError === 'not valid UTF-8') {
+          bad.push(`not valid UTF-8: ${clip(line.text, 200)}`);
+          facets.add('utf8');
+        } else if (line.parseError !== undefined) {
+          bad.push(`not JSON (${line.parseError}): ${clip(line.text, 200)}`);
+          facets.add(splitMessageAt(all, index) ? 'newlines' : 'not-message');
+        } else if (!isMessage(line.json) && !(Array.isArray(line.json) && ctx.revision === '2025-03-26')) {
+          bad.push(`not a JSON-RPC message: ${clip(line.text, 200)}`);
+          facets.add('not-message');
+        }
+      });
     }
     ctx.expect(
       STDIO_JSON_ONLY,
@@ -60,6 +97,7 @@ export const stdioOutputProbe: Probe = {
       `${lines} line(s) from ${channels.length} process(es), all JSON-RPC messages`,
       `${bad.length} line(s) on stdout are not JSON-RPC messages`,
       bad.length === 0 ? [] : [{ label: 'stdout lines', received: bad.slice(0, 5).join('\n') }],
+      [...facets],
     );
     const floods = channels.map((c) => c.process.flood).filter((f): f is string => f !== undefined);
     ctx.expect(STDIO_NO_FLOOD, floods.length === 0, 'output within bounds', `the server ${floods[0] ?? ''}; it was stopped`, []);

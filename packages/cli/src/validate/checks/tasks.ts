@@ -3,6 +3,7 @@
  * tools the validator may call.
  */
 import { brief, callEvidence } from '../evidence.js';
+import type { Evidence } from '../outcomes.js';
 import { isObject, resultOf, type CallResult, type JsonObject } from '../wire/channel.js';
 import type { ProbeContext } from './context.js';
 import { errorCode, isError, isResult } from './expect.js';
@@ -28,21 +29,28 @@ export const TASKS_IGNORED = defineCheck(
 export const TASKS_CREATE = defineCheck(
   'tasks.create',
   'tools',
-  'A task-augmented call returns a CreateTaskResult: a string taskId, status working, ISO 8601 createdAt and lastUpdatedAt',
+  'A task-augmented call returns a CreateTaskResult: a fresh string taskId, status working, ISO 8601 createdAt and lastUpdatedAt',
+  { facets: ['result', 'id-string', 'id-unique', 'working', 'created-at', 'updated-at'] },
 );
 export const TASKS_GET = defineCheck(
   'tasks.get',
   'tools',
-  'tasks/get reports the task with its ttl and moves only along valid status transitions',
+  'tasks/get reports the task with its ttl and moves only along valid status transitions, never out of a terminal one',
+  { facets: ['transitions', 'terminal', 'ttl', 'no-related-meta', 'no-sse', 'status-notification'] },
 );
 export const TASKS_RESULT = defineCheck(
   'tasks.result',
   'tools',
-  'tasks/result returns the underlying result once the task is terminal, with io.modelcontextprotocol/related-task',
+  'tasks/result returns the underlying result once the task is terminal (blocking until then), with io.modelcontextprotocol/related-task',
+  { facets: ['payload', 'related-task', 'blocks'] },
 );
 export const TASKS_UNKNOWN = defineCheck('tasks.unknown-id', 'tools', 'tasks/get with an unknown taskId is answered with -32602');
-export const TASKS_LIST = defineCheck('tasks.list', 'tools', 'tasks/list lists the task; a forged cursor is answered with -32602');
-export const TASKS_CANCEL = defineCheck('tasks.cancel', 'tools', 'tasks/cancel moves a working task to cancelled, where it stays');
+export const TASKS_LIST = defineCheck('tasks.list', 'tools', 'tasks/list lists the task (or offers a next page); a forged cursor is answered with -32602', {
+  facets: ['listed', 'cursor'],
+});
+export const TASKS_CANCEL = defineCheck('tasks.cancel', 'tools', 'tasks/cancel moves a working task to cancelled, where it stays', {
+  facets: ['cancelled', 'stays'],
+});
 export const TASKS_CANCEL_TERMINAL = defineCheck(
   'tasks.cancel-terminal',
   'tools',
@@ -52,6 +60,7 @@ export const TASKS_PROGRESS = defineCheck(
   'tasks.progress',
   'progress',
   'Progress for a task keeps the original progress token and stops once the task is terminal',
+  { facets: ['token', 'stops'] },
 );
 
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
@@ -73,14 +82,43 @@ function taskOf(call: CallResult): JsonObject | undefined {
   return isObject(result['task']) ? result['task'] : result;
 }
 
-function taskProblems(task: JsonObject | undefined): string[] {
-  if (task === undefined) return ['no task'];
-  const problems: string[] = [];
-  if (typeof task['taskId'] !== 'string' || task['taskId'] === '') problems.push(`taskId ${brief(task['taskId'])} is not a non-empty string`);
-  for (const field of ['createdAt', 'lastUpdatedAt']) {
-    if (typeof task[field] !== 'string' || !ISO_8601.test(task[field] as string)) problems.push(`${field} ${brief(task[field])} is not an ISO 8601 timestamp`);
+interface Problem {
+  readonly text: string;
+  readonly facet: string;
+}
+
+function taskProblems(task: JsonObject | undefined): Problem[] {
+  if (task === undefined) return [{ text: 'no task', facet: 'result' }];
+  const problems: Problem[] = [];
+  if (typeof task['taskId'] !== 'string' || task['taskId'] === '') problems.push({ text: `taskId ${brief(task['taskId'])} is not a non-empty string`, facet: 'id-string' });
+  for (const [field, facet] of [['createdAt', 'created-at'], ['lastUpdatedAt', 'updated-at']] as const) {
+    if (typeof task[field] !== 'string' || !ISO_8601.test(task[field] as string)) problems.push({ text: `${field} ${brief(task[field])} is not an ISO 8601 timestamp`, facet });
   }
   return problems;
+}
+
+function expectProblems(ctx: ProbeContext, check: string, problems: readonly Problem[], pass: string, evidence: readonly Evidence[]): void {
+  ctx.expect(check, problems.length === 0, pass, [...new Set(problems.map((p) => p.text))].join('; '), evidence, problems.map((p) => p.facet));
+}
+
+/** What is wrong with one tasks/get answer. */
+function getResultProblems(call: CallResult, got: JsonObject): Problem[] {
+  const problems: Problem[] = [];
+  if (!('ttl' in got)) problems.push({ text: 'tasks/get result without ttl', facet: 'ttl' });
+  if (isObject(got['_meta']) && RELATED in got['_meta']) problems.push({ text: `tasks/get result carries ${RELATED}`, facet: 'no-related-meta' });
+  if (call.http?.contentType.toLowerCase().startsWith('text/event-stream') === true) problems.push({ text: 'tasks/get was answered with an event stream', facet: 'no-sse' });
+  return problems;
+}
+
+/** tasks/result: the tool's own result (or its error), with the related-task metadata naming the task. */
+function judgePayload(ctx: ProbeContext, payload: CallResult, taskId: string, facet: 'payload' | 'blocks'): void {
+  const result = resultOf(payload);
+  const related = isObject(result?.['_meta']) ? (result['_meta'] as JsonObject)[RELATED] : undefined;
+  const problems: Problem[] = [];
+  if (result === undefined && errorCode(payload) === undefined) problems.push({ text: isResult(payload).detail, facet });
+  else if (result !== undefined && !Array.isArray(result['content'])) problems.push({ text: 'not the tool result (no content array)', facet });
+  if (result !== undefined && !(isObject(related) && related['taskId'] === taskId)) problems.push({ text: `no ${RELATED} naming ${taskId} in _meta`, facet: 'related-task' });
+  expectProblems(ctx, TASKS_RESULT, problems, facet === 'blocks' ? 'asked while working, answered with the result once done' : 'the underlying result with its related-task metadata', [callEvidence(payload, 'tasks/result')]);
 }
 
 export const tasksProbe: Probe = {
@@ -171,8 +209,20 @@ export const tasksProbe: Probe = {
     const progressToken = 'validator-task-progress';
     const created = await ctx.rpc('tools/call', { name, arguments: args, task: { ttl: 60_000 }, _meta: { progressToken } });
     const task = taskOf(created);
-    const createProblems = resultOf(created) === undefined ? [isResult(created).detail] : [...taskProblems(task), ...(task?.['status'] === 'working' ? [] : [`status ${brief(task?.['status'])}, not working`])];
-    ctx.expect(TASKS_CREATE, createProblems.length === 0, `task ${brief(task?.['taskId'])} created working`, createProblems.join('; '), [callEvidence(created, `tools/call ${String(name)} as a task`)]);
+    const createdResult = resultOf(created);
+    const createProblems: Problem[] =
+      createdResult === undefined
+        ? [{ text: isResult(created).detail, facet: 'result' }]
+        : [
+            ...(isObject(createdResult['task']) ? [] : [{ text: 'the result is not a CreateTaskResult (no task object)', facet: 'result' }]),
+            ...taskProblems(task),
+            // A task may finish before its CreateTaskResult is written, which then reports where it got to: only
+            // a status no task can reach from working proves it did not begin there.
+            ...(task?.['status'] === 'working' || (NEXT['working'] ?? []).includes(String(task?.['status']))
+              ? []
+              : [{ text: `status ${brief(task?.['status'])}, which no task reaches from working`, facet: 'working' }]),
+          ];
+    expectProblems(ctx, TASKS_CREATE, createProblems, `task ${brief(task?.['taskId'])} created (status ${brief(task?.['status'])})`, [callEvidence(created, `tools/call ${String(name)} as a task`)]);
     const taskId = task?.['taskId'];
     if (typeof taskId !== 'string') {
       for (const check of [TASKS_GET, TASKS_RESULT, TASKS_LIST, TASKS_CANCEL, TASKS_CANCEL_TERMINAL, TASKS_PROGRESS]) ctx.notRun(check, 'no task was created');
@@ -181,47 +231,61 @@ export const tasksProbe: Probe = {
 
     // Poll until terminal, checking every transition.
     let status = task?.['status'] as string | undefined;
-    const getProblems: string[] = [];
+    const getProblems: Problem[] = [];
     let lastGet: CallResult | undefined;
+    let terminalAt: number | undefined;
     const deadline = Date.now() + ctx.settings.requestTimeoutMs * 3;
     while (status !== undefined && !TERMINAL.has(status) && Date.now() < deadline) {
       lastGet = await ctx.rpc('tasks/get', { taskId });
       const got = resultOf(lastGet);
       if (got === undefined) {
-        getProblems.push(`tasks/get: ${isResult(lastGet).detail}`);
+        getProblems.push({ text: `tasks/get: ${isResult(lastGet).detail}`, facet: 'transitions' });
         break;
       }
-      if (!('ttl' in got)) getProblems.push('tasks/get result without ttl');
-      if (isObject(got['_meta']) && RELATED in got['_meta']) getProblems.push(`tasks/get result carries ${RELATED}`);
+      getProblems.push(...getResultProblems(lastGet, got));
       const next = got['status'] as string;
-      if (!(NEXT[status] ?? []).includes(next)) getProblems.push(`status went from ${status} to ${brief(next)}`);
+      if (!(NEXT[status] ?? []).includes(next)) getProblems.push({ text: `status went from ${status} to ${brief(next)}`, facet: 'transitions' });
       status = next;
+      if (TERMINAL.has(status)) terminalAt = lastGet.respondedAt;
       if (!TERMINAL.has(status)) await new Promise((resolve) => setTimeout(resolve, typeof got['pollInterval'] === 'number' ? Math.min(got['pollInterval'], 500) : 100));
     }
-    if (lastGet === undefined) ctx.notRun(TASKS_GET, 'the task was terminal at once; nothing to poll');
-    else ctx.expect(TASKS_GET, getProblems.length === 0, `polled to ${status}`, [...new Set(getProblems)].join('; '), [callEvidence(lastGet, 'tasks/get')]);
-
     const payload = await ctx.rpc('tasks/result', { taskId }, { timeoutMs: ctx.settings.requestTimeoutMs * 3 });
-    const payloadResult = resultOf(payload);
-    const related = isObject(payloadResult?.['_meta']) ? (payloadResult['_meta'] as JsonObject)[RELATED] : isObject(payload.response?.['error']) ? 'error' : undefined;
-    ctx.expect(
-      TASKS_RESULT,
-      (payloadResult !== undefined && Array.isArray(payloadResult['content']) && isObject(related) && related['taskId'] === taskId) || errorCode(payload) !== undefined,
-      'the underlying result with its related-task metadata',
-      payloadResult === undefined ? isResult(payload).detail : !Array.isArray(payloadResult['content']) ? 'not the tool result' : `no ${RELATED} naming ${taskId} in _meta`,
-      [callEvidence(payload, 'tasks/result')],
-    );
+    terminalAt ??= payload.respondedAt;
+    judgePayload(ctx, payload, taskId, 'payload');
 
-    const listed = await ctx.rpc('tasks/list', {});
-    const tasks = resultOf(listed)?.['tasks'];
+    // Once terminal, the task stays so.
+    if (TERMINAL.has(status ?? '')) {
+      const again = await ctx.rpc('tasks/get', { taskId });
+      const later = resultOf(again);
+      if (later !== undefined) getProblems.push(...getResultProblems(again, later));
+      if (later !== undefined && later['status'] !== status) getProblems.push({ text: `the terminal status ${status} became ${brief(later['status'])}`, facet: 'terminal' });
+      lastGet ??= again;
+    }
+    const statusNotes = ctx.state.channels.flatMap((c) => c.received).filter((r) => isObject(r.message) && r.message['method'] === 'notifications/tasks/status');
+    for (const note of statusNotes) {
+      const params = (note.message as JsonObject)['params'];
+      if (isObject(params) && isObject(params['_meta']) && RELATED in params['_meta']) getProblems.push({ text: `notifications/tasks/status carries ${RELATED}`, facet: 'status-notification' });
+    }
+    if (lastGet === undefined) ctx.notRun(TASKS_GET, 'the task was terminal at once; nothing to poll');
+    else expectProblems(ctx, TASKS_GET, getProblems, `polled to ${status}`, [callEvidence(lastGet, 'tasks/get')]);
+
+    // Listed (following pages), and a forged cursor refused.
+    let listed = await ctx.rpc('tasks/list', {});
+    let found = false;
+    for (let page = 0; page < 10; page++) {
+      const result = resultOf(listed);
+      const tasks = result?.['tasks'];
+      if (Array.isArray(tasks) && tasks.some((t) => isObject(t) && t['taskId'] === taskId)) found = true;
+      if (found || typeof result?.['nextCursor'] !== 'string') break;
+      listed = await ctx.rpc('tasks/list', { cursor: result['nextCursor'] });
+    }
     const forged = await ctx.rpc('tasks/list', { cursor: 'validator-forged-cursor' });
-    ctx.expect(
-      TASKS_LIST,
-      Array.isArray(tasks) && tasks.some((t) => isObject(t) && t['taskId'] === taskId) && isError(forged, -32602).ok,
-      'the task is listed; a forged cursor is rejected',
-      !Array.isArray(tasks) ? `tasks/list: ${isResult(listed).detail}` : !tasks.some((t) => isObject(t) && t['taskId'] === taskId) ? `task ${taskId} is not listed` : `forged cursor: ${isError(forged, -32602).detail}`,
-      [callEvidence(listed, 'tasks/list'), callEvidence(forged, 'tasks/list with a forged cursor')],
-    );
+    const listProblems: Problem[] = [
+      ...(resultOf(listed) === undefined ? [{ text: `tasks/list: ${isResult(listed).detail}`, facet: 'listed' }] : []),
+      ...(resultOf(listed) !== undefined && !found ? [{ text: `task ${taskId} is not listed, and no nextCursor offers more`, facet: 'listed' }] : []),
+      ...(isError(forged, -32602).ok ? [] : [{ text: `forged cursor: ${isError(forged, -32602).detail}`, facet: 'cursor' }]),
+    ];
+    expectProblems(ctx, TASKS_LIST, listProblems, 'the task is listed; a forged cursor is rejected', [callEvidence(listed, 'tasks/list'), callEvidence(forged, 'tasks/list with a forged cursor')]);
 
     const cancelTerminal = await ctx.rpc('tasks/cancel', { taskId });
     const terminalJudgement = isError(cancelTerminal, -32602);
@@ -230,11 +294,36 @@ export const tasksProbe: Probe = {
     const progress = ctx.state.channels.flatMap((c) => c.received).filter((r) => isObject(r.message) && r.message['method'] === 'notifications/progress');
     const mine = progress.filter((r) => (((r.message as JsonObject)['params'] ?? {}) as JsonObject)['progressToken'] === progressToken);
     if (mine.length === 0) ctx.notRun(TASKS_PROGRESS, 'the task sent no progress');
-    else ctx.pass(TASKS_PROGRESS, `${mine.length} progress notification(s) with the original token`);
+    else {
+      const late = terminalAt === undefined ? [] : mine.filter((r) => r.at > terminalAt! + 50);
+      ctx.expect(
+        TASKS_PROGRESS,
+        late.length === 0,
+        `${mine.length} progress notification(s) with the original token, none after the task was terminal`,
+        `${late.length} progress notification(s) after the task reached ${status}`,
+        [{ label: 'progress for the task', received: mine.slice(-3).map((r) => r.text).join('\n') }],
+        ['stops'],
+      );
+    }
+
+    // A task asked for its result while it still works: tasks/result blocks until it is terminal.
+    const third = await ctx.rpc('tools/call', { name, arguments: args, task: { ttl: 60_000 } });
+    const thirdId = taskOf(third)?.['taskId'];
+    if (typeof thirdId === 'string' && thirdId === taskId) {
+      ctx.fail(TASKS_CREATE, `a second task got the same taskId ${taskId}`, [callEvidence(third, 'another task')], ['id-unique']);
+    }
+    if (typeof thirdId !== 'string' || taskOf(third)?.['status'] !== 'working') ctx.notRun(TASKS_RESULT, 'no task was still working when its result was asked for');
+    else {
+      const blocked = await ctx.rpc('tasks/result', { taskId: thirdId }, { timeoutMs: ctx.settings.requestTimeoutMs * 3 });
+      judgePayload(ctx, blocked, thirdId, 'blocks');
+    }
 
     // A second task, cancelled while it works.
     const second = await ctx.rpc('tools/call', { name, arguments: args, task: { ttl: 60_000 } });
     const secondId = taskOf(second)?.['taskId'];
+    if (typeof secondId === 'string' && (secondId === taskId || secondId === thirdId)) {
+      ctx.fail(TASKS_CREATE, `a new task reused the taskId ${secondId}`, [callEvidence(second, 'another task')], ['id-unique']);
+    }
     if (typeof secondId !== 'string' || taskOf(second)?.['status'] !== 'working') {
       ctx.notRun(TASKS_CANCEL, 'a second task could not be started in the working status');
       return;
@@ -246,12 +335,14 @@ export const tasksProbe: Probe = {
     }
     const after = await ctx.rpc('tasks/get', { taskId: secondId });
     const finalStatus = taskOf(after)?.['status'];
+    const cancelledNow = taskOf(cancelled)?.['status'] === 'cancelled';
     ctx.expect(
       TASKS_CANCEL,
-      taskOf(cancelled)?.['status'] === 'cancelled' && finalStatus === 'cancelled',
+      cancelledNow && finalStatus === 'cancelled',
       'cancelled, and still cancelled afterwards',
       `tasks/cancel answered ${brief(taskOf(cancelled)?.['status'] ?? isResult(cancelled).detail)}, tasks/get then ${brief(finalStatus)}`,
       [callEvidence(cancelled, 'tasks/cancel'), callEvidence(after, 'tasks/get after the cancellation')],
+      cancelledNow ? ['stays'] : ['cancelled'],
     );
   },
 };

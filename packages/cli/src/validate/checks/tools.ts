@@ -7,7 +7,7 @@ import type { Revision } from '../../catalog/model.js';
 import { brief, callEvidence } from '../evidence.js';
 import { isObject, resultOf, type JsonObject } from '../wire/channel.js';
 import { HttpChannel, type ParamHeader } from '../wire/http-channel.js';
-import { binaryProblems, CONTENT_BASE64, deepEqual, textBlocks } from './content.js';
+import { binaryProblems, CONTENT_BASE64, deepEqual, failProblems, textBlocks } from './content.js';
 import type { ProbeContext } from './context.js';
 import { errorCode, isError, isResult } from './expect.js';
 import { invalidInstance, judgeSchema, sampleInstance, validates } from './instances.js';
@@ -20,6 +20,7 @@ export const TOOLS_NAME_FORMAT = defineCheck(
   'tools.name-format',
   'tools',
   'Tool names are 1–128 characters of A–Z, a–z, 0–9, _, - and .',
+  { facets: ['length', 'charset'] },
 );
 export const TOOLS_NAME_UNIQUE = defineCheck('tools.name-unique', 'tools', 'Tool names are unique within the server');
 export const TOOLS_INPUT_SCHEMA = defineCheck(
@@ -36,6 +37,7 @@ export const TOOLS_X_MCP_HEADER = defineCheck(
   'tools.x-mcp-header',
   'tools',
   'x-mcp-header annotations follow the constraints (token syntax, unique, primitive, statically reachable)',
+  { facets: ['empty', 'token', 'control', 'unique', 'primitive', 'safe-integer', 'reachable'] },
 );
 export const TOOLS_DETERMINISTIC = defineCheck(
   'tools.deterministic-order',
@@ -96,15 +98,15 @@ function defaultDialect(revision: Revision): '2020-12' | 'either' {
 }
 
 /** Every `x-mcp-header` in a schema, with whether it sits at a statically reachable property. */
-export function xMcpHeaders(schema: unknown): { path: string[]; header: unknown; reachable: boolean; type: unknown }[] {
-  const found: { path: string[]; header: unknown; reachable: boolean; type: unknown }[] = [];
+export function xMcpHeaders(schema: unknown): { path: string[]; header: unknown; reachable: boolean; type: unknown; node: JsonObject }[] {
+  const found: { path: string[]; header: unknown; reachable: boolean; type: unknown; node: JsonObject }[] = [];
   const walk = (node: unknown, path: string[], reachable: boolean): void => {
     if (Array.isArray(node)) {
       node.forEach((child) => walk(child, path, false));
       return;
     }
     if (!isObject(node)) return;
-    if ('x-mcp-header' in node) found.push({ path, header: node['x-mcp-header'], reachable: reachable && path.length > 0, type: node['type'] });
+    if ('x-mcp-header' in node) found.push({ path, header: node['x-mcp-header'], reachable: reachable && path.length > 0, type: node['type'], node });
     for (const [key, value] of Object.entries(node)) {
       if (key === 'properties' && isObject(value)) {
         for (const [name, child] of Object.entries(value)) walk(child, [...path, name], reachable);
@@ -117,17 +119,36 @@ export function xMcpHeaders(schema: unknown): { path: string[]; header: unknown;
   return found;
 }
 
-function xMcpHeaderProblems(tool: JsonObject): string[] {
-  const problems: string[] = [];
+interface Problem {
+  readonly text: string;
+  readonly facet: string;
+}
+
+/** Numbers an integer parameter's schema names (bounds, const, enum, default) outside ±(2^53 − 1). */
+function unsafeIntegers(node: JsonObject): unknown[] {
+  const values = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'const', 'default'].map((key) => node[key]);
+  if (Array.isArray(node['enum'])) values.push(...(node['enum'] as unknown[]));
+  return values.filter((value) => typeof value === 'number' && !Number.isSafeInteger(value) && Number.isInteger(value));
+}
+
+function xMcpHeaderProblems(tool: JsonObject): Problem[] {
+  const problems: Problem[] = [];
+  const add = (text: string, facet: string): void => void problems.push({ text, facet });
   const seen = new Set<string>();
-  for (const { path, header, reachable, type } of xMcpHeaders(tool['inputSchema'])) {
+  for (const { path, header, reachable, type, node } of xMcpHeaders(tool['inputSchema'])) {
     const where = `${String(tool['name'])}: ${path.join('.') || '(root)'}`;
-    if (typeof header !== 'string' || header === '') problems.push(`${where}: x-mcp-header is empty or not a string`);
-    else if (!TCHAR.test(header)) problems.push(`${where}: x-mcp-header ${JSON.stringify(header)} is not an HTTP token`);
-    else if (seen.has(header.toLowerCase())) problems.push(`${where}: x-mcp-header ${JSON.stringify(header)} is not unique`);
+    if (typeof header !== 'string' || header === '') add(`${where}: x-mcp-header is empty or not a string`, 'empty');
+    else if (!TCHAR.test(header)) {
+      // eslint-disable-next-line no-control-regex
+      const control = /[\x00-\x1f\x7f]/.test(header);
+      add(`${where}: x-mcp-header ${JSON.stringify(header)} is not an HTTP token${control ? ' (it holds control characters)' : ''}`, 'token');
+      if (control) add(`${where}: x-mcp-header ${JSON.stringify(header)} holds control characters`, 'control');
+    } else if (seen.has(header.toLowerCase())) add(`${where}: x-mcp-header ${JSON.stringify(header)} is not unique`, 'unique');
     if (typeof header === 'string') seen.add(header.toLowerCase());
-    if (!reachable) problems.push(`${where}: x-mcp-header is not on a statically reachable property`);
-    if (type !== 'string' && type !== 'integer' && type !== 'boolean') problems.push(`${where}: x-mcp-header on a parameter of type ${brief(type)}`);
+    if (!reachable) add(`${where}: x-mcp-header is not on a statically reachable property`, 'reachable');
+    if (type !== 'string' && type !== 'integer' && type !== 'boolean') add(`${where}: x-mcp-header on a parameter of type ${brief(type)}`, 'primitive');
+    const unsafe = type === 'integer' ? unsafeIntegers(node) : [];
+    if (unsafe.length > 0) add(`${where}: the integer parameter names values outside the safe range: ${unsafe.join(', ')}`, 'safe-integer');
   }
   return problems;
 }
@@ -189,12 +210,18 @@ export const toolsProbe: Probe = {
 
     if (atLeast(revision, '2025-11-25')) {
       const bad = names.filter((name) => typeof name !== 'string' || !NAME.test(name));
+      const facets = bad.flatMap((name) =>
+        typeof name !== 'string'
+          ? ['length', 'charset']
+          : [...(name.length < 1 || name.length > 128 ? ['length'] : []), ...(/^[A-Za-z0-9_.-]*$/.test(name) ? [] : ['charset'])],
+      );
       ctx.expect(
         TOOLS_NAME_FORMAT,
         bad.length === 0,
         `${names.length} name(s) within the allowed characters and length`,
         `names outside 1–128 of [A-Za-z0-9_.-]: ${bad.map((n) => brief(n, 60)).join(', ')}`,
         listEvidence,
+        facets,
       );
     } else {
       ctx.notApplicable(TOOLS_NAME_FORMAT, `${revision} sets no rules for tool names`);
@@ -229,7 +256,16 @@ export const toolsProbe: Probe = {
       const annotated = tools.filter((tool) => xMcpHeaders(tool['inputSchema']).length > 0);
       const problems = annotated.flatMap(xMcpHeaderProblems);
       if (annotated.length === 0) ctx.notApplicable(TOOLS_X_MCP_HEADER, 'no tool uses x-mcp-header');
-      else ctx.expect(TOOLS_X_MCP_HEADER, problems.length === 0, `${annotated.length} tool(s) with valid x-mcp-header`, problems.slice(0, 5).join('; '), listEvidence);
+      else {
+        ctx.expect(
+          TOOLS_X_MCP_HEADER,
+          problems.length === 0,
+          `${annotated.length} tool(s) with valid x-mcp-header`,
+          problems.slice(0, 5).map((p) => p.text).join('; '),
+          listEvidence,
+          problems.map((p) => p.facet),
+        );
+      }
       // Mirror valid annotations into Mcp-Param-* headers on HTTP, as a conforming client must.
       const channel = await ctx.modernChannel();
       const headers = new Map<string, ParamHeader[]>();
@@ -307,6 +343,11 @@ async function callTools(ctx: ProbeContext, tools: readonly JsonObject[]): Promi
       ctx.pass(TOOLS_CALL, `${name}: needs a client capability the validator did not declare (-32021)`, evidence);
       continue;
     }
+    if (result === undefined && call.failure === 'timeout' && call.during.some((r) => isObject(r.message) && r.message['method'] === 'notifications/progress')) {
+      // Still reporting progress when the validator stopped waiting: slow, not wrong.
+      ctx.notRun(TOOLS_CALL, `${name} was still working (reporting progress) after ${call.elapsedMs} ms; a larger --timeout lets it finish`, evidence);
+      continue;
+    }
     if (result === undefined) {
       ctx.fail(TOOLS_CALL, `${name} answered a valid call with ${isResult(call).detail}`, evidence);
       continue;
@@ -319,7 +360,7 @@ async function callTools(ctx: ProbeContext, tools: readonly JsonObject[]): Promi
     const content = Array.isArray(result['content']) ? result['content'] : [];
     const binary = binaryProblems(content, `${name} content`);
     if (content.some((block) => isObject(block) && (block['type'] === 'image' || block['type'] === 'audio' || block['type'] === 'resource'))) binarySeen = true;
-    if (binary.length > 0) ctx.fail(CONTENT_BASE64, binary.join('; '), evidence);
+    failProblems(ctx, CONTENT_BASE64, binary, evidence);
     if (ctx.revision >= '2025-06-18' && content.some((block) => isObject(block) && block['type'] === 'resource')) {
       embeddedSeen = true;
       ctx.expect(

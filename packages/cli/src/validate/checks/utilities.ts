@@ -4,7 +4,7 @@
 import { brief, callEvidence } from '../evidence.js';
 import { wireOracle } from '../schema-observer.js';
 import { META } from '../session.js';
-import { isObject, resultOf, type JsonObject } from '../wire/channel.js';
+import { isObject, resultOf, type CallResult, type JsonObject } from '../wire/channel.js';
 import type { ProbeContext } from './context.js';
 import { isError, isResult } from './expect.js';
 import type { Probe } from './probe.js';
@@ -25,6 +25,11 @@ export const LOGGING_INVALID_LEVEL = defineCheck(
   'logging.invalid-level',
   'logging',
   'An invalid log level is rejected with -32602 (Invalid params)',
+);
+export const LOGGING_LEVEL_THRESHOLD = defineCheck(
+  'logging.level-threshold',
+  'logging',
+  'With a per-request log level, notifications/message for that request come only at or above it',
 );
 export const LOGGING_OPT_IN = defineCheck(
   'logging.opt-in',
@@ -50,6 +55,7 @@ export const CAPABILITY_GATING = defineCheck(
   'capabilities.gating',
   'capabilities',
   'Methods of a capability the server does not advertise are answered with -32601 (Method not found)',
+  { facets: ['tools', 'resources', 'prompts', 'completions', 'logging', 'resources.subscribe', 'completions-error', 'error-code'] },
 );
 
 const VALID_LEVEL = 'debug';
@@ -170,15 +176,67 @@ export const passiveNotificationsProbe: Probe = {
   },
 };
 
+const SEVERITY = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+function logLevels(call: CallResult): string[] {
+  return call.during
+    .map((r) => r.message)
+    .filter((m): m is JsonObject => isObject(m) && m['method'] === 'notifications/message')
+    .map((m) => (isObject(m['params']) ? String(m['params']['level']) : 'unknown'));
+}
+
+/**
+ * 2026-07-28: repeats a tool call that logs, first at level debug, then at warning: the messages below warning
+ * must stop. Runs on a connection of its own, which the opt-in judge leaves out.
+ */
+export const loggingLevelProbe: Probe = {
+  name: 'logging level',
+  eras: ['modern'],
+  checks: [LOGGING_LEVEL_THRESHOLD],
+  async run(ctx) {
+    // Tools that say they log come first; a handful of attempts at most.
+    const mentionsLogs = (tool: JsonObject): boolean => /\blog/i.test(`${String(tool['name'])} ${String(tool['description'] ?? '')}`);
+    const candidates = ctx.state.toolCalls
+      .filter((r) => resultOf(r.call) !== undefined && r.call.elapsedMs < 2000)
+      .sort((a, b) => Number(mentionsLogs(b.tool)) - Number(mentionsLogs(a.tool)))
+      .slice(0, 4);
+    if (candidates.length === 0) {
+      ctx.notRun(LOGGING_LEVEL_THRESHOLD, 'no tool call to repeat with a log level');
+      return;
+    }
+    const channel = await ctx.open();
+    ctx.state.logLevelChannels.add(channel);
+    const threshold = SEVERITY.indexOf('warning');
+    for (const record of candidates) {
+      const params = record.call.sent['params'];
+      const call = { name: record.tool['name'], arguments: isObject(params) ? params['arguments'] : {} };
+      const loud = await ctx.modern(channel, 'tools/call', call, { meta: { [META.logLevel]: 'debug' } });
+      if (!logLevels(loud).some((level) => SEVERITY.indexOf(level) < threshold)) continue;
+      const quiet = await ctx.modern(channel, 'tools/call', call, { meta: { [META.logLevel]: 'warning' } });
+      const below = logLevels(quiet).filter((level) => SEVERITY.indexOf(level) < threshold);
+      ctx.expect(
+        LOGGING_LEVEL_THRESHOLD,
+        below.length === 0,
+        `${String(call.name)}: logs at ${[...new Set(logLevels(loud))].join(', ')} with level debug, only warning and above with level warning`,
+        `${String(call.name)}: with level warning it still logged at ${[...new Set(below)].join(', ')}`,
+        [callEvidence(loud, `tools/call ${String(call.name)} with logLevel debug`), callEvidence(quiet, `tools/call ${String(call.name)} with logLevel warning`)],
+      );
+      return;
+    }
+    ctx.notRun(LOGGING_LEVEL_THRESHOLD, 'no repeated tool call logged below warning at level debug, so the threshold could not be observed');
+  },
+};
+
 /** Runs late: judges every notifications/message seen on modern requests, none of which set a log level. */
 export const loggingOptInProbe: Probe = {
   name: 'logging opt-in',
   eras: ['modern'],
   checks: [LOGGING_OPT_IN],
   run(ctx) {
-    const logs = ctx.state.channels.flatMap((channel) => channel.received).filter(
-      (r) => isObject(r.message) && r.message['method'] === 'notifications/message',
-    );
+    const logs = ctx.state.channels
+      .filter((channel) => !ctx.state.logLevelChannels.has(channel))
+      .flatMap((channel) => channel.received)
+      .filter((r) => isObject(r.message) && r.message['method'] === 'notifications/message');
     ctx.expect(
       LOGGING_OPT_IN,
       logs.length === 0,
@@ -252,12 +310,18 @@ export const gatingProbe: Probe = {
     for (const entry of gated) {
       const call = await ctx.rpc(entry.method, entry.params);
       const judgement = isError(call, -32601);
+      // Answered with a result, the method shows the server supports the capability it does not declare.
+      const facets = [
+        ...(resultOf(call) !== undefined ? [entry.capability] : []),
+        ...(entry.capability === 'completions' ? ['completions-error'] : []),
+      ];
       ctx.expect(
         CAPABILITY_GATING,
         judgement.ok,
         `${entry.method} without ${entry.capability}: ${judgement.detail}`,
         `${entry.method} although ${entry.capability} is not advertised: ${judgement.detail}`,
         [callEvidence(call, entry.method)],
+        facets.length === 0 ? ['error-code'] : facets,
       );
     }
   },

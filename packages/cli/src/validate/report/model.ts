@@ -5,7 +5,7 @@
  */
 import { catalogStats, loadCatalog, serverRequirements } from '../../catalog/catalog.js';
 import type { Requirement, Revision } from '../../catalog/model.js';
-import { allChecks, checkDef } from '../checks/registry.js';
+import { allChecks, checkDef, parseCheckRef } from '../checks/registry.js';
 import { foldOutcomes, type Area, type CheckDef, type Evidence, type Outcome, type Verdict } from '../outcomes.js';
 import type { TransportKind } from '../wire/channel.js';
 
@@ -64,7 +64,10 @@ export interface ValidationReport {
  * check passed (the message says how many ran); otherwise it is not applicable or not run.
  */
 function combine(checks: readonly string[], outcomes: readonly Outcome[]): Outcome {
-  const folded = checks.map((check) => ({ check, outcome: foldOutcomes(check, outcomes) }));
+  const folded = checks.map((ref) => {
+    const { check, facet } = parseCheckRef(ref);
+    return { check: ref, outcome: foldOutcomes(check, outcomes, facet) };
+  });
   const label = (check: string, message: string): string => (checks.length === 1 ? message : `${check}: ${message}`);
   const failed = folded.filter((f) => f.outcome?.status === 'fail');
   if (failed.length > 0) {
@@ -97,9 +100,14 @@ function combine(checks: readonly string[], outcomes: readonly Outcome[]): Outco
   };
 }
 
-function transportMatches(scope: Requirement['transport'], transport: TransportKind): boolean {
+/**
+ * Whether a statement about `scope` concerns the target's transport. A revision's HTTP statements are about its
+ * own HTTP transport: HTTP+SSE in 2024-11-05, Streamable HTTP from 2025-03-26 on (where HTTP+SSE survives only
+ * as a deprecated compatibility mode, governed by 2024-11-05's rules).
+ */
+function transportMatches(scope: Requirement['transport'], transport: TransportKind, revision: Revision): boolean {
   if (scope === undefined || scope === 'any') return true;
-  if (scope === 'http') return transport !== 'stdio';
+  if (scope === 'http') return transport === (revision === '2024-11-05' ? 'sse' : 'streamable-http');
   return scope === transport;
 }
 
@@ -118,12 +126,13 @@ export function revisionReport(
 ): RevisionReport {
   const requirements = serverRequirements(revision).map((requirement): RequirementVerdict => {
     const checks = requirement.checks ?? [];
-    const area = checks.length === 0 ? undefined : checkDef(checks[0]!)?.area;
+    const area = checks.length === 0 ? undefined : checkDef(parseCheckRef(checks[0]!).check)?.area;
     const base = { requirement, area, evidence: [] as Evidence[] };
     if (requirement.untestable !== undefined) return { ...base, verdict: 'not-testable', message: requirement.untestable };
     if (checks.length === 0) return { ...base, verdict: 'not-run', message: 'no check implements this requirement yet' };
-    if (!transportMatches(requirement.transport, context.transport)) {
-      return { ...base, verdict: 'not-applicable', message: `concerns the ${requirement.transport} transport` };
+    if (!transportMatches(requirement.transport, context.transport, revision)) {
+      const scope = requirement.transport === 'http' ? (revision === '2024-11-05' ? 'HTTP+SSE' : 'Streamable HTTP') : requirement.transport;
+      return { ...base, verdict: 'not-applicable', message: `concerns the ${scope} transport` };
     }
     if (requirement.capability !== undefined && !context.capabilities(requirement.capability)) {
       return { ...base, verdict: 'not-applicable', message: `the server does not advertise ${requirement.capability}` };
@@ -133,7 +142,7 @@ export function revisionReport(
       outcome.status === 'fail' ? (requirement.level === 'MUST' ? 'fail' : 'warning') : outcome.status;
     return { ...base, verdict, message: outcome.message, evidence: outcome.evidence };
   });
-  const named = new Set(loadCatalog(revision).statements.flatMap((s) => s.checks ?? []));
+  const named = new Set(loadCatalog(revision).statements.flatMap((s) => (s.checks ?? []).map((ref) => parseCheckRef(ref).check)));
   const advisory = allChecks()
     .filter((check) => (check.advisory === true || check.area === 'security') && !named.has(check.id))
     .flatMap((check): AdvisoryVerdict[] => {

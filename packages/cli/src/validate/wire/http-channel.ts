@@ -53,6 +53,10 @@ export interface ExchangeResult {
   readonly networkError?: string;
   /** SSE framing problems. */
   readonly sseProblems: readonly string[];
+  /** The event stream's bytes were not valid UTF-8. */
+  readonly invalidUtf8?: boolean;
+  /** The server ended the event stream (rather than the validator stopping to read it). */
+  readonly ended?: boolean;
 }
 
 const NAMED_METHODS = new Set(['tools/call', 'resources/read', 'prompts/get']);
@@ -287,12 +291,14 @@ export class HttpChannel implements Channel {
         return options.until?.(received) ?? false;
       };
       if (contentType.toLowerCase().startsWith('text/event-stream') && response.body !== null) {
-        const { raw, events, problems } = await this.#readEvents(response.body, controller, deliver, options.maxBytes);
+        const { raw, events, problems, invalidUtf8, ended } = await this.#readEvents(response.body, controller, deliver, options.maxBytes);
         const result: ExchangeResult = {
           http: { ...base, status: response.status, headers, body: raw, contentType, events },
           messages,
           timedOut: timedOut && messages.every((m) => !(options.until?.(m) ?? false)),
           sseProblems: problems,
+          ...(invalidUtf8 ? { invalidUtf8 } : {}),
+          ended,
         };
         this.exchanges.push(result);
         return result;
@@ -332,8 +338,11 @@ export class HttpChannel implements Channel {
     controller: AbortController,
     deliver: (text: string) => boolean,
     maxBytes = 8 * 1024 * 1024,
-  ): Promise<{ raw: string; events: SseEvent[]; problems: string[] }> {
+  ): Promise<{ raw: string; events: SseEvent[]; problems: string[]; invalidUtf8: boolean; ended: boolean }> {
     let stop = false;
+    let ended = false;
+    let invalidUtf8 = false;
+    const strict = new TextDecoder('utf-8', { fatal: true });
     const parser = new SseParser((event) => {
       if (stop || event.event !== 'message' || event.data === '') return;
       if (deliver(event.data)) stop = true;
@@ -347,7 +356,22 @@ export class HttpChannel implements Channel {
         if (done) {
           parser.push(decoder.decode());
           parser.end();
+          ended = true;
+          if (!invalidUtf8) {
+            try {
+              strict.decode();
+            } catch {
+              invalidUtf8 = true;
+            }
+          }
           break;
+        }
+        if (!invalidUtf8) {
+          try {
+            strict.decode(value, { stream: true });
+          } catch {
+            invalidUtf8 = true;
+          }
         }
         bytes += value.length;
         parser.push(decoder.decode(value, { stream: true }));
@@ -362,7 +386,7 @@ export class HttpChannel implements Channel {
       if (stop || bytes > maxBytes) controller.abort();
       reader.cancel().catch(() => {});
     }
-    return { raw: parser.raw, events: parser.events, problems: parser.problems };
+    return { raw: parser.raw, events: parser.events, problems: parser.problems, invalidUtf8, ended };
   }
 
   #deliver(text: string): Received {

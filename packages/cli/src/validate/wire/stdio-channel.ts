@@ -5,9 +5,6 @@ import type { Received } from './channel.js';
 import { StdioServerProcess, type StdioLaunch, type StdioLimits } from './stdio-process.js';
 import { StreamChannel } from './stream-channel.js';
 
-/** Part of the death note when the validator itself stopped the server (it flooded stdout). */
-export const STOPPED_BY_VALIDATOR = 'was stopped by the validator';
-
 export class StdioChannel extends StreamChannel {
   readonly kind = 'stdio' as const;
   readonly process: StdioServerProcess;
@@ -42,7 +39,7 @@ export class StdioChannel extends StreamChannel {
   }
 
   deathNote(): string | undefined {
-    if (this.process.flood !== undefined) return `the server ${this.process.flood} and ${STOPPED_BY_VALIDATOR}`;
+    if (this.process.flood !== undefined) return `the server ${this.process.flood} and was stopped by the validator`;
     const exit = this.process.exitStatus;
     if (exit === undefined) return undefined;
     const how = exit.signal === null ? `exited with code ${exit.code}` : `was killed by ${exit.signal}`;

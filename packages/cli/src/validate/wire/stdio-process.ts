@@ -238,6 +238,9 @@ export class StdioServerProcess {
       this.#pending.push(rest);
       this.#pendingBytes += rest.length;
       if (this.#pendingBytes > this.#limits.maxLineBytes) {
+        // The line never ended: what the server wrote is on record as one line that is not a message.
+        const head = Buffer.concat(this.#pending).subarray(0, 200).toString('utf8');
+        this.lines.push({ at: this.elapsed(), text: `${head}… (cut after ${this.#pendingBytes} bytes)`, parseError: `a line longer than ${this.#limits.maxLineBytes} bytes` });
         this.#floodStop(`wrote a line longer than ${this.#limits.maxLineBytes} bytes to stdout`);
       }
     }

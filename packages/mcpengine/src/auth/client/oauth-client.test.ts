@@ -682,6 +682,109 @@ describe('non-interactive grants', () => {
   });
 });
 
+describe('DPoP (RFC 9449)', () => {
+  it('binds tokens when the server challenges with DPoP, with fresh proofs and the nonces servers ask for', async () => {
+    const proofs: { where: string; proof: string; authorization: string | null }[] = [];
+    let asNonceAsked = false;
+    let rsNonceAsked = false;
+    const w = world({
+      challenge: () =>
+        'DPoP resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"',
+      metadata: (iss) => ({
+        issuer: iss,
+        authorization_endpoint: `${iss}/authorize`,
+        token_endpoint: `${iss}/token`,
+        registration_endpoint: `${iss}/register`,
+        code_challenge_methods_supported: ['S256'],
+        dpop_signing_alg_values_supported: ['ES256'],
+      }),
+      token: (form, headers) => {
+        const proof = headers.get('dpop');
+        proofs.push({ where: 'token', proof: proof ?? '', authorization: null });
+        if (!asNonceAsked) {
+          asNonceAsked = true;
+          return json({ error: 'use_dpop_nonce' }, 400, { 'dpop-nonce': 'as-nonce-1' });
+        }
+        if (form.get('grant_type') !== 'authorization_code') return undefined;
+        w.valid.set('dpop-bound', ['mcp:basic']);
+        return json({ access_token: 'dpop-bound', token_type: 'DPoP', expires_in: 60 });
+      },
+    });
+    const original = w.fetch;
+    w.fetch = async (url, init) => {
+      const headers = new Headers(init.headers);
+      if (url.href === MCP && headers.get('authorization')?.startsWith('DPoP ')) {
+        proofs.push({
+          where: 'mcp',
+          proof: headers.get('dpop') ?? '',
+          authorization: headers.get('authorization'),
+        });
+        if (!rsNonceAsked) {
+          rsNonceAsked = true;
+          return json({ error: 'use_dpop_nonce' }, 401, {
+            'www-authenticate': 'DPoP error="use_dpop_nonce"',
+            'dpop-nonce': 'rs-nonce-1',
+          });
+        }
+        return json({ jsonrpc: '2.0', id: 1, result: {} });
+      }
+      return original(url, init);
+    };
+    const { post } = client(w);
+    expect((await post()).status).toBe(200);
+    expect((await post()).status).toBe(200);
+
+    const decoded = await Promise.all(
+      proofs.map(async ({ where, proof, authorization }) => {
+        const header = jose.decodeProtectedHeader(proof);
+        expect(header.typ).toBe('dpop+jwt');
+        expect((header.jwk as Record<string, unknown>).d).toBeUndefined();
+        const { payload } = await jose.jwtVerify(
+          proof,
+          await jose.importJWK(header.jwk as jose.JWK, 'ES256'),
+        );
+        return {
+          where,
+          payload,
+          authorization,
+          thumbprint: await jose.calculateJwkThumbprint(header.jwk as jose.JWK),
+        };
+      }),
+    );
+    expect(decoded.map((d) => [d.where, d.payload.nonce])).toEqual([
+      ['token', undefined],
+      ['token', 'as-nonce-1'],
+      ['mcp', undefined],
+      ['mcp', 'rs-nonce-1'],
+      ['mcp', 'rs-nonce-1'],
+    ]);
+    expect(decoded[1]!.payload).toMatchObject({ htm: 'POST', htu: `${AS}/token` });
+    expect(decoded[2]!.payload).toMatchObject({ htm: 'POST', htu: MCP });
+    expect(decoded[2]!.payload.ath).toBe(
+      Buffer.from(await crypto.subtle.digest('SHA-256', Buffer.from('dpop-bound'))).toString('base64url'),
+    );
+    expect(decoded[2]!.authorization).toBe('DPoP dpop-bound');
+    expect(new Set(decoded.map((d) => d.payload.jti)).size).toBe(decoded.length); // a fresh proof every time
+    expect(new Set(decoded.map((d) => d.thumbprint)).size).toBe(1); // one key
+  });
+
+  it('stays with Bearer tokens when the authorization server does not offer DPoP', async () => {
+    const w = world({
+      challenge: () =>
+        'DPoP resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"',
+    });
+    const seen: (string | null)[] = [];
+    const original = w.fetch;
+    w.fetch = async (url, init) => {
+      if (url.pathname === '/token') seen.push(new Headers(init.headers).get('dpop'));
+      return original(url, init);
+    };
+    const { post } = client(w);
+    expect((await post()).status).toBe(200);
+    expect(seen).toEqual([null]);
+  });
+});
+
 describe('configuration', () => {
   it('refuses a client metadata URL that is not https with a path, and a flow without an authorize handler', async () => {
     expect(() => new OAuthClient({ clientMetadataUrl: 'http://app.example/c.json' })).toThrow(/https/);

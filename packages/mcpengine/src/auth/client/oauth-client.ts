@@ -23,7 +23,9 @@ import { AuthorizationError, OAuthError } from '../errors.js';
 import { randomToken } from '../encoding.js';
 import type { AuthHttpOptions } from '../http.js';
 import { createPkce } from '../pkce.js';
-import { bearerChallengeOf, type BearerChallenge } from '../www-authenticate.js';
+import type { Jwk } from '../jose/keys.js';
+import { authChallengeOf, type BearerChallenge } from '../www-authenticate.js';
+import { DpopKey, DpopNonces } from './dpop.js';
 import { discover, type Discovered } from './discovery.js';
 import {
   forgetClient,
@@ -92,6 +94,11 @@ export interface OAuthClientOptions extends AuthHttpOptions, ClientMetadataOptio
   store?: AuthStore;
   /** Ask for `offline_access` (a refresh token) when the authorization server lists it. Default true. */
   offlineAccess?: boolean;
+  /**
+   * DPoP-bound tokens (RFC 9449), when the authorization server supports ES256 proofs: `true` always, `false`
+   * never. Default: when the MCP server's challenge uses the `DPoP` scheme.
+   */
+  dpop?: boolean;
   /** Authorization flows at most per HTTP request (401, then step-ups). Default 3. */
   maxAttempts?: number;
   /** Progress messages (never secrets). */
@@ -110,11 +117,16 @@ interface TokenRecord {
   requested: string[];
   issuer: string;
   resource: string;
+  /** The private DPoP key a DPoP-bound token (and its refresh token) is bound to. */
+  dpop_jwk?: Jwk;
 }
+
+/** The DPoP key of the tokens being obtained, and where server nonces are kept. */
+type DpopBinding = { key: DpopKey; nonces: DpopNonces } | undefined;
 
 interface Failure {
   status: 401 | 403;
-  challenge: BearerChallenge | undefined;
+  challenge: (BearerChallenge & { scheme: 'bearer' | 'dpop' }) | undefined;
   sentToken: string | undefined;
   protocolVersion: string | undefined;
 }
@@ -141,6 +153,8 @@ export class OAuthClient {
   readonly #options: OAuthClientOptions;
   readonly #store: AuthStore;
   readonly #flows = new Map<string, Promise<void>>();
+  readonly #nonces = new DpopNonces();
+  readonly #dpopKeys = new Map<string, DpopKey>();
   /** Non-interactive grants that the server refused: not attempted again for that server. */
   readonly #refused = new Map<string, Error>();
 
@@ -201,13 +215,33 @@ export class OAuthClient {
     const server = serverKey(serverUrl);
     const protocolVersion = headerValue(init.headers, 'mcp-protocol-version');
     const max = this.#options.maxAttempts ?? 3;
+    let nonceRetries = 0;
     for (let attempts = 0; ; attempts++) {
-      const token = (await this.#record(server))?.access_token;
+      const record = await this.#record(server);
+      const token = record?.access_token;
       const headers = new Headers(init.headers);
-      if (token !== undefined) headers.set('authorization', `Bearer ${token}`);
+      const dpop = record?.dpop_jwk === undefined ? undefined : this.#dpopKey(record.dpop_jwk);
+      if (token !== undefined && dpop) {
+        // A DPoP-bound token: the DPoP scheme and a fresh proof for this very request (RFC 9449 §7).
+        headers.set('authorization', `DPoP ${token}`);
+        headers.set(
+          'dpop',
+          dpop.proof(init.method ?? 'GET', url, { accessToken: token, nonce: this.#nonces.get(url) }),
+        );
+      } else if (token !== undefined) {
+        headers.set('authorization', `Bearer ${token}`);
+      }
       const response = await inner(url, { ...init, headers });
+      const freshNonce = dpop !== undefined && this.#nonces.learn(url, response);
       if (response.status !== 401 && response.status !== 403) return response;
-      const challenge = bearerChallengeOf(response.headers.get('www-authenticate'));
+      const challenge = authChallengeOf(response.headers.get('www-authenticate'));
+      if (freshNonce && challenge?.error === 'use_dpop_nonce' && nonceRetries < 2) {
+        // The server wants its nonce in the proof (RFC 9449 §9): not an authorization failure.
+        nonceRetries++;
+        attempts--;
+        response.body?.cancel().catch(() => {});
+        continue;
+      }
       if (response.status === 403 && challenge?.error !== 'insufficient_scope') return response;
       if (attempts >= max) {
         this.#options.logger?.warn?.(`authorization: giving up on ${server} after ${attempts} attempts`);
@@ -223,6 +257,17 @@ export class OAuthClient {
       response.body?.cancel().catch(() => {});
       await this.#authorizeOnce(server, serverUrl, failure, init.signal ?? undefined);
     }
+  }
+
+  /** The DPoP key stored with a token (imported once). */
+  #dpopKey(jwk: Jwk): DpopKey {
+    const id = `${String(jwk.x)}.${String(jwk.y)}`;
+    let key = this.#dpopKeys.get(id);
+    if (!key) {
+      key = DpopKey.fromJwk(jwk);
+      this.#dpopKeys.set(id, key);
+    }
+    return key;
   }
 
   /** A step-up is worth it only if it asks for a scope not requested before. */
@@ -273,6 +318,12 @@ export class OAuthClient {
       preferredIssuers,
     });
     this.#debug(`authorization server ${discovered.issuer}, resource ${discovered.resource}`);
+    const algorithms = discovered.metadata?.dpop_signing_alg_values_supported;
+    const wantsDpop = this.#options.dpop ?? failure.challenge?.scheme === 'dpop';
+    const dpop: DpopBinding =
+      wantsDpop && Array.isArray(algorithms) && algorithms.includes('ES256')
+        ? { key: DpopKey.generate(), nonces: this.#nonces }
+        : undefined;
 
     // A 401 for the token we hold: its refresh token, at the server that issued it, comes first.
     if (
@@ -304,9 +355,9 @@ export class OAuthClient {
     const grant = this.#options.grant;
     try {
       const tokens = grant
-        ? await this.#nonInteractive(grant, discovered, requested, failure.protocolVersion)
-        : await this.#authorizationCode(discovered, requested, failure.protocolVersion);
-      await this.#save(server, discovered, tokens, requested);
+        ? await this.#nonInteractive(grant, discovered, requested, failure.protocolVersion, dpop)
+        : await this.#authorizationCode(discovered, requested, failure.protocolVersion, dpop);
+      await this.#save(server, discovered, tokens, requested, dpop);
     } catch (error) {
       if (grant && error instanceof OAuthError) this.#refused.set(server, error);
       throw error;
@@ -326,6 +377,7 @@ export class OAuthClient {
     discovered: Discovered,
     tokens: TokenResponse,
     requested: string[],
+    dpop: DpopBinding,
   ): Promise<void> {
     const record: TokenRecord = {
       access_token: tokens.access_token,
@@ -333,6 +385,7 @@ export class OAuthClient {
       issuer: discovered.issuer,
       resource: discovered.resource,
     };
+    if (dpop && tokens.token_type.toLowerCase() === 'dpop') record.dpop_jwk = dpop.key.toJwk();
     if (tokens.refresh_token !== undefined) record.refresh_token = tokens.refresh_token;
     if (tokens.expires_in !== undefined) record.expires_at = Date.now() + tokens.expires_in * 1000;
     if (tokens.scope !== undefined) record.scope = tokens.scope;
@@ -347,6 +400,11 @@ export class OAuthClient {
     protocolVersion: string | undefined,
   ): Promise<void> {
     const client = await this.#client(discovered, protocolVersion);
+    // A DPoP-bound refresh token is used with the key it is bound to (RFC 9449 §5).
+    const dpop: DpopBinding =
+      previous.dpop_jwk === undefined
+        ? undefined
+        : { key: this.#dpopKey(previous.dpop_jwk), nonces: this.#nonces };
     const tokens = await requestToken(
       {
         endpoint: discovered.tokenEndpoint,
@@ -358,6 +416,7 @@ export class OAuthClient {
         credentials: client.credentials,
         method: client.method,
         issuer: discovered.issuer,
+        ...(dpop && { dpop }),
       },
       this.#http(),
     );
@@ -365,7 +424,7 @@ export class OAuthClient {
     const next: TokenResponse = { ...tokens };
     if (next.refresh_token === undefined && previous.refresh_token !== undefined)
       next.refresh_token = previous.refresh_token;
-    await this.#save(server, discovered, next, previous.requested);
+    await this.#save(server, discovered, next, previous.requested, dpop);
     this.#debug(`refreshed the tokens of ${server}`);
   }
 
@@ -397,6 +456,7 @@ export class OAuthClient {
     discovered: Discovered,
     requested: string[],
     protocolVersion: string | undefined,
+    dpop: DpopBinding,
   ): Promise<TokenResponse> {
     const authorize = this.#options.authorize;
     if (!authorize)
@@ -468,6 +528,7 @@ export class OAuthClient {
         credentials: client.credentials,
         method: client.method,
         issuer: discovered.issuer,
+        ...(dpop && { dpop }),
       },
       this.#http(),
     ).catch(async (error: unknown) => {
@@ -537,6 +598,7 @@ export class OAuthClient {
     discovered: Discovered,
     requested: string[],
     protocolVersion: string | undefined,
+    dpop: DpopBinding,
   ): Promise<TokenResponse> {
     const scope = requested.length > 0 ? requested.join(' ') : undefined;
     const supported = discovered.metadata?.token_endpoint_auth_methods_supported;
@@ -553,6 +615,7 @@ export class OAuthClient {
             method: chooseAuthMethod(grant.credentials, supported),
             issuer: discovered.issuer,
             headers,
+            ...(dpop && { dpop }),
           },
           http,
         );
@@ -571,6 +634,7 @@ export class OAuthClient {
             method: grant.credentials ? chooseAuthMethod(grant.credentials, supported) : 'none',
             issuer: discovered.issuer,
             headers,
+            ...(dpop && { dpop }),
           },
           http,
         );
@@ -593,7 +657,7 @@ export class OAuthClient {
             credentials: grant.idpCredentials,
             method: grant.idpCredentials ? chooseAuthMethod(grant.idpCredentials, undefined) : 'none',
             issuer: idpEndpoint.origin,
-            expectBearer: false,
+            tokenTypes: 'any',
           },
           http,
         );
@@ -613,6 +677,7 @@ export class OAuthClient {
             method: chooseAuthMethod(grant.credentials, supported),
             issuer: discovered.issuer,
             headers,
+            ...(dpop && { dpop }),
           },
           http,
         );

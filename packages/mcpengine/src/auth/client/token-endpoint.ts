@@ -9,6 +9,7 @@ import { basicCredentials, formEncode } from '../encoding.js';
 import { authRequest, type AuthHttpOptions } from '../http.js';
 import { defaultAlgorithm, importPrivateKey, type Jwk, type JwsAlgorithm } from '../jose/keys.js';
 import { newJwtId, signJwt } from '../jose/jwt.js';
+import type { DpopKey, DpopNonces } from './dpop.js';
 
 export type ClientAuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
 
@@ -116,12 +117,15 @@ export function applyClientAuth(
 
 const TOKEN_CHARS = /^[\x21-\x7E]+$/;
 
-/** Parses a token endpoint's answer: the token response, or throws OAuthError / AuthorizationError. */
+/**
+ * Parses a token endpoint's answer: the token response, or throws OAuthError / AuthorizationError. `tokenTypes`
+ * are the accepted `token_type` values, lower case (`'any'` for token exchange, which issues other types).
+ */
 export function readTokenResponse(
   status: number,
   contentType: string | null,
   text: string,
-  expectBearer: boolean,
+  tokenTypes: readonly string[] | 'any' = ['bearer'],
 ): TokenResponse {
   let body: unknown;
   try {
@@ -155,7 +159,7 @@ export function readTokenResponse(
   }
   if (typeof token_type !== 'string')
     throw new AuthorizationError('invalid-response', 'The token response has no token_type');
-  if (expectBearer && token_type.toLowerCase() !== 'bearer') {
+  if (tokenTypes !== 'any' && !tokenTypes.includes(token_type.toLowerCase())) {
     throw new AuthorizationError(
       'invalid-response',
       `Unsupported token_type ${JSON.stringify(token_type.slice(0, 40))}`,
@@ -184,32 +188,43 @@ export interface TokenRequest {
   method: ClientAuthMethod;
   /** The authorization server's issuer: the audience of client assertions. */
   issuer: string;
-  /** Expect `token_type` Bearer (default true; token exchange issues other types). */
-  expectBearer?: boolean;
+  /** Accepted `token_type`s, lower case. Default `bearer`, plus `dpop` with `dpop`. */
+  tokenTypes?: readonly string[] | 'any';
+  /** Prove possession of this DPoP key (RFC 9449 §5), with the server's nonce when it asks for one. */
+  dpop?: { key: DpopKey; nonces: DpopNonces };
   /** Extra headers (MCP-Protocol-Version...). */
   headers?: Record<string, string>;
 }
 
-/** POSTs a token request and reads the answer. */
+/** POSTs a token request and reads the answer (once more with a DPoP nonce, if the server asks for one). */
 export async function requestToken(request: TokenRequest, http: AuthHttpOptions): Promise<TokenResponse> {
-  const headers: Record<string, string> = {
-    ...request.headers,
-    'content-type': 'application/x-www-form-urlencoded',
-    accept: 'application/json',
-  };
-  const form = { ...request.form };
-  if (request.credentials)
-    applyClientAuth(request.method, request.credentials, request.issuer, headers, form);
-  const response = await authRequest(
-    request.endpoint,
-    { method: 'POST', headers, body: formEncode(form) },
-    'token endpoint',
-    { maxBytes: 64 * 1024, ...http },
-  );
-  return readTokenResponse(
-    response.status,
-    response.headers.get('content-type'),
-    response.text,
-    request.expectBearer ?? true,
-  );
+  const tokenTypes = request.tokenTypes ?? (request.dpop ? ['bearer', 'dpop'] : ['bearer']);
+  for (let attempt = 0; ; attempt++) {
+    const headers: Record<string, string> = {
+      ...request.headers,
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'application/json',
+    };
+    const form = { ...request.form };
+    // Fresh client authentication per attempt: an assertion's jti must not repeat.
+    if (request.credentials)
+      applyClientAuth(request.method, request.credentials, request.issuer, headers, form);
+    const dpop = request.dpop;
+    if (dpop)
+      headers.dpop = dpop.key.proof('POST', request.endpoint, { nonce: dpop.nonces.get(request.endpoint) });
+    const response = await authRequest(
+      request.endpoint,
+      { method: 'POST', headers, body: formEncode(form) },
+      'token endpoint',
+      { maxBytes: 64 * 1024, ...http },
+    );
+    const fresh = dpop?.nonces.learn(request.endpoint, response) ?? false;
+    if (attempt === 0 && fresh && response.status === 400 && /"use_dpop_nonce"/.test(response.text)) continue;
+    return readTokenResponse(
+      response.status,
+      response.headers.get('content-type'),
+      response.text,
+      tokenTypes,
+    );
+  }
 }

@@ -82,19 +82,30 @@ export const compileNumber: KeywordCompiler = (cx, out) => {
     multipleOf: cx.at('multipleOf'),
   };
 
+  // Only runs after the fast comparison failed: finds and reports the keyword(s) responsible.
+  const messages = {
+    minimum: `must be >= ${min}`,
+    maximum: `must be <= ${max}`,
+    exclusiveMinimum: `must be > ${exMin}`,
+    exclusiveMaximum: `must be < ${exMax}`,
+    multipleOf: `must be a multiple of ${divisor}`,
+  };
   const explain = (v: number, p: string, c: Ctx): boolean => {
     let ok = true;
-    const fail = (keyword: keyof typeof paths, message: string): void => {
-      report(c, p, paths[keyword], keyword, message);
+    for (const keyword of failedKeywords(v)) {
+      report(c, p, paths[keyword], keyword, messages[keyword]);
       ok = false;
-    };
-    if (min !== undefined && !(v >= min)) fail('minimum', `must be >= ${min}`);
-    if (max !== undefined && !(v <= max)) fail('maximum', `must be <= ${max}`);
-    if (exMin !== undefined && !(v > exMin)) fail('exclusiveMinimum', `must be > ${exMin}`);
-    if (exMax !== undefined && !(v < exMax)) fail('exclusiveMaximum', `must be < ${exMax}`);
-    if (divisor !== undefined && !isMultipleOf(v, divisor, exact))
-      fail('multipleOf', `must be a multiple of ${divisor}`);
+    }
     return ok;
+  };
+  const failedKeywords = (v: number): (keyof typeof paths)[] => {
+    const failed: (keyof typeof paths)[] = [];
+    if (min !== undefined && !(v >= min)) failed.push('minimum');
+    if (max !== undefined && !(v <= max)) failed.push('maximum');
+    if (exMin !== undefined && !(v > exMin)) failed.push('exclusiveMinimum');
+    if (exMax !== undefined && !(v < exMax)) failed.push('exclusiveMaximum');
+    if (divisor !== undefined && !isMultipleOf(v, divisor, exact)) failed.push('multipleOf');
+    return failed;
   };
 
   out.push((v, p, c) => {

@@ -20,6 +20,7 @@ import {
   type JsonSchema,
   type StandardSchemaLike,
   type ToolSchema,
+  type ValidationResult,
 } from '../../schema/index.js';
 import type { Caller, RequestContext } from '../context.js';
 import { toolTaskSupport, type ToolTaskOptions } from '../tasks/types.js';
@@ -145,17 +146,37 @@ function deepFreeze(value: unknown): void {
   for (const child of Object.values(value)) deepFreeze(child);
 }
 
-/** Validates the arguments of a call; failures are reported the way the revision prescribes. */
-export async function validateToolArguments(
+/** True for promises and other thenables (Standard Schema validators may return either). */
+export function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+type CheckedArguments = { ok: true; args: unknown } | { ok: false; result: CallToolResult };
+
+/**
+ * Validates the arguments of a call; failures are reported the way the revision prescribes. Synchronous when
+ * the validator is (a JSON Schema always is): the call path awaits only what is really asynchronous.
+ */
+export function validateToolArguments(
   tool: CompiledTool,
   params: JsonObject,
   revision: RevisionSpec,
-): Promise<{ ok: true; args: unknown } | { ok: false; result: CallToolResult }> {
+): CheckedArguments | Promise<CheckedArguments> {
   const raw = params.arguments;
   if (raw !== undefined && (typeof raw !== 'object' || raw === null || Array.isArray(raw))) {
     throw ProtocolError.invalidParams('Invalid params: "arguments" must be an object');
   }
-  const outcome = await tool.input.validate(raw ?? {});
+  const outcome = tool.input.validate(raw ?? {});
+  return isPromiseLike(outcome)
+    ? Promise.resolve(outcome).then((settled) => checkedArguments(tool, settled, revision))
+    : checkedArguments(tool, outcome, revision);
+}
+
+function checkedArguments(
+  tool: CompiledTool,
+  outcome: ValidationResult<unknown>,
+  revision: RevisionSpec,
+): CheckedArguments {
   if (outcome.valid) return { ok: true, args: outcome.value };
   const details = outcome.issues.map((i) => `${i.instancePath || '(root)'} ${i.message}`).join('; ');
   const message = `Invalid arguments for tool "${tool.name}": ${details}`;
@@ -166,12 +187,15 @@ export async function validateToolArguments(
   throw new ProtocolError(ErrorCode.InvalidParams, message, { issues: outcome.issues });
 }
 
-/** Turns whatever a handler returned into a CallToolResult checked against the tool's output schema. */
-export async function finishToolResult(
+/**
+ * Turns whatever a handler returned into a CallToolResult checked against the tool's output schema.
+ * Synchronous unless the output validator is asynchronous.
+ */
+export function finishToolResult(
   tool: CompiledTool,
   returned: unknown,
   revision: RevisionSpec,
-): Promise<CallToolResult> {
+): CallToolResult | Promise<CallToolResult> {
   let result: CallToolResult;
   if (typeof returned === 'string') {
     result = { content: [text(returned)] };
@@ -200,13 +224,26 @@ export async function finishToolResult(
         `Tool "${tool.name}" declares an outputSchema but returned no structuredContent`,
       );
     }
-    const check = await tool.output.validate(result.structuredContent);
-    if (!check.valid) {
-      const details = check.issues.map((i) => `${i.instancePath || '(root)'} ${i.message}`).join('; ');
-      throw ProtocolError.internal(
-        `Tool "${tool.name}" returned structuredContent that violates its outputSchema: ${details}`,
-      );
-    }
+    const check = tool.output.validate(result.structuredContent);
+    const checked = result;
+    return isPromiseLike(check)
+      ? Promise.resolve(check).then((settled) => checkedOutput(tool, settled, checked, revision))
+      : checkedOutput(tool, check, checked, revision);
+  }
+  return adaptToolResult(result, revision);
+}
+
+function checkedOutput(
+  tool: CompiledTool,
+  check: ValidationResult<unknown>,
+  result: CallToolResult,
+  revision: RevisionSpec,
+): CallToolResult {
+  if (!check.valid) {
+    const details = check.issues.map((i) => `${i.instancePath || '(root)'} ${i.message}`).join('; ');
+    throw ProtocolError.internal(
+      `Tool "${tool.name}" returned structuredContent that violates its outputSchema: ${details}`,
+    );
   }
   return adaptToolResult(result, revision);
 }

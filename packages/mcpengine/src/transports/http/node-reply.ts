@@ -13,6 +13,8 @@ export interface JsonReply {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly json: string;
+  /** The same bytes as `json` in pieces, the large one pre-encoded (a cached list page), when available. */
+  readonly parts?: readonly (string | Uint8Array)[] | undefined;
 }
 
 export class NodeJsonResponse {
@@ -20,9 +22,14 @@ export class NodeJsonResponse {
   readonly [JSON_REPLY]: JsonReply;
   #real: Response | undefined;
 
-  constructor(json: string, status: number, headers: Readonly<Record<string, string>>) {
+  constructor(
+    json: string,
+    status: number,
+    headers: Readonly<Record<string, string>>,
+    parts?: readonly (string | Uint8Array)[],
+  ) {
     this.status = status;
-    this[JSON_REPLY] = { status, headers, json };
+    this[JSON_REPLY] = { status, headers, json, parts };
   }
 
   static real(response: NodeJsonResponse): Response {
@@ -42,9 +49,10 @@ export function jsonAnswer(
   status: number,
   headers: Readonly<Record<string, string>>,
   viaNode: boolean,
+  parts?: readonly (string | Uint8Array)[],
 ): Response {
   return viaNode
-    ? (new NodeJsonResponse(json, status, headers) as unknown as Response)
+    ? (new NodeJsonResponse(json, status, headers, parts) as unknown as Response)
     : new Response(json, { status, headers });
 }
 

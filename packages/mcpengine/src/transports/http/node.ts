@@ -69,13 +69,25 @@ async function serve(
   const response = await handler(request);
   const reply = jsonReplyOf(response);
   if (reply !== undefined) {
-    // A light JSON answer (node-reply.ts): its text goes out as is, with its length.
-    const head: Record<string, string> = {
-      ...reply.headers,
-      'content-length': String(Buffer.byteLength(reply.json)),
-    };
+    // A light JSON answer (node-reply.ts): its text goes out as is, with its length; a large cached result in
+    // its pre-encoded pieces, so that it is neither copied into one string nor encoded again.
+    const parts = reply.parts;
+    let length = 0;
+    if (parts)
+      for (const part of parts)
+        length += typeof part === 'string' ? Buffer.byteLength(part) : part.byteLength;
+    else length = Buffer.byteLength(reply.json);
+    const head: Record<string, string> = { ...reply.headers, 'content-length': String(length) };
     if (!req.complete && req.method !== 'GET' && req.method !== 'HEAD') head.connection = 'close';
-    res.writeHead(reply.status, head).end(reply.json);
+    if (!parts) {
+      res.writeHead(reply.status, head).end(reply.json);
+      return;
+    }
+    res.cork();
+    res.writeHead(reply.status, head);
+    for (const part of parts) res.write(part);
+    res.end();
+    res.uncork();
     return;
   }
   const head: Record<string, string | string[]> = {};

@@ -111,7 +111,7 @@ export class Exchange {
       response = jsonAnswer(`[${out.map((o) => o.json).join(',')}]`, 200, JSON_HEADERS, this.options.viaNode);
     } else {
       const status = this.options.statusOf(out[0]!.errorCode);
-      response = jsonAnswer(out[0]!.json, status, JSON_HEADERS, this.options.viaNode);
+      response = jsonAnswer(out[0]!.json, status, JSON_HEADERS, this.options.viaNode, out[0]!.parts);
     }
     this.resolve(response);
     this.closed();
