@@ -27,15 +27,14 @@ import {
 } from './sdk-v1-suite.js';
 import type { WireMessage } from './tapped-sdk-transport.js';
 
-/** A session on a running server (which the session leaves running). */
-function openOn(server: EverythingHttp): OpenedSdkV1Transport {
+function openOn(server: EverythingHttp, stop: () => Promise<void>): OpenedSdkV1Transport {
   const http = new HttpLog();
   return {
     transport: new StreamableHTTPClientTransport(server.mcpUrl, { fetch: http.fetch }),
     http,
     // The SDK opens the standalone stream once the server has accepted notifications/initialized.
     ready: () => http.seen((e) => e.method === 'GET' && e.status === 200),
-    stop: () => Promise.resolve(),
+    stop,
   };
 }
 
@@ -45,9 +44,9 @@ const profile: SdkV1TransportProfile = {
   name: 'Streamable HTTP',
   ordered: false,
   open: async ({ ownServer }) => {
-    if (!ownServer) return openOn(shared());
+    if (!ownServer) return openOn(shared(), () => Promise.resolve());
     const server = await startEverythingHttp();
-    return { ...openOn(server), stop: () => server.stop() };
+    return openOn(server, () => server.stop());
   },
 };
 

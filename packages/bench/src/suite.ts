@@ -101,6 +101,11 @@ export async function runSuite(settings: Settings, argv: readonly string[]): Pro
       .join(', ')}`,
   );
   console.log('Servers run in their own processes; the load driver runs in another.');
+  if (settings.quick) {
+    console.log(
+      'Quick run: a smoke test of the suite. Windows are too short for the JIT to settle; do not quote these numbers.',
+    );
+  }
 
   const log = (line: string) => console.log(line);
   const driver = new Driver();

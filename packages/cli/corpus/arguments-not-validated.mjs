@@ -1,5 +1,6 @@
 // Breaks: the tool runs with arguments its input schema rejects.
 // expect: tools.arguments-validated, tools.invalid-arguments
+// requirement: basic-3f22dc1d, tools-d-input-validation-tool-error
 import { main } from './_server.mjs';
 
 main({

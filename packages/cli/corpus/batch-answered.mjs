@@ -1,5 +1,6 @@
 // Breaks: in 2025-11-25, which has no batches, a batch is answered with an array of responses.
 // expect: jsonrpc.batch, stdio.stdout-messages-only
+// requirement: basic-af3136fb
 // revisions: 2025-11-25
 import { main, tryParse } from './_server.mjs';
 

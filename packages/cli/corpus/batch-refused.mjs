@@ -1,5 +1,6 @@
 // Breaks: in 2025-03-26, whose servers must accept batches, a batch is refused.
 // expect: jsonrpc.batch
+// requirement: basic-b7aeecd3
 // revisions: 2025-03-26
 import { main } from './_server.mjs';
 

@@ -1,5 +1,6 @@
 // Breaks (SHOULD): a cancelled request is still answered.
 // expect: cancellation.no-response
+// requirement: cancellation-da1e48f8
 // revisions: 2025-11-25
 import { ECHO_TOOL, main } from './_server.mjs';
 

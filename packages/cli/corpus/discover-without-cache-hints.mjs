@@ -1,5 +1,6 @@
 // Breaks: the server/discover result carries no ttlMs or cacheScope.
 // expect: caching.hints, schema.response
+// requirement: caching-f355dd3b
 // revisions: 2026-07-28
 import { main } from './_server.mjs';
 

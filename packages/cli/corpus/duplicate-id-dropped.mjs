@@ -1,5 +1,6 @@
 // Breaks: a second in-flight request with the same id is dropped without an answer.
 // expect: jsonrpc.duplicate-id
+// requirement: basic-af3136fb
 import { main, tryParse } from './_server.mjs';
 
 const seen = new Set();

@@ -1,5 +1,6 @@
 // Breaks (SHOULD): a forged cursor is accepted (it should be -32602).
 // expect: pagination.invalid-cursor
+// requirement: pagination-9925247e
 import { main } from './_server.mjs';
 
 main({

@@ -1,5 +1,6 @@
 // Breaks: a request with an invalid bearer token is served (it must get 401).
 // expect: auth.invalid-token
+// requirement: authorization-684b6f28
 // transport: http
 // bearer: corpus-token
 // revisions: 2025-11-25

@@ -1,5 +1,6 @@
 // Breaks: an unauthenticated request gets 401 without a WWW-Authenticate Bearer challenge.
 // expect: auth.unauthorized-challenge
+// requirement: authorization-017972a0
 // transport: http
 // bearer: corpus-token
 // revisions: 2025-06-18

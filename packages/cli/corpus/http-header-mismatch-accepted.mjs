@@ -1,5 +1,6 @@
 // Breaks: 2026-07-28 headers that disagree with the body are accepted (they must get 400 and -32020).
 // expect: http.header-mismatch
+// requirement: streamable-http-a5b6efee
 // transport: http
 // revisions: 2026-07-28
 import { main, tryParse } from './_server.mjs';

@@ -1,5 +1,6 @@
 // Breaks: 2026-07-28 requests missing Mcp-Method or Mcp-Name are accepted (they must get 400 and -32020).
 // expect: http.header-missing
+// requirement: streamable-http-2d694c93
 // transport: http
 // revisions: 2026-07-28
 import { main, tryParse } from './_server.mjs';

@@ -1,5 +1,6 @@
 // Breaks: on Streamable HTTP (2026-07-28) the missing-capability error -32021 comes with HTTP 200, not 400.
 // expect: http.error-status
+// requirement: basic-d985a761-2
 // transport: http
 // revisions: 2026-07-28
 import { CONFIRM_TOOL, confirmTool } from './_mrtr.mjs';

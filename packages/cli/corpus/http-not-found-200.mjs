@@ -1,5 +1,6 @@
 // Breaks: in 2026-07-28 an unknown method is answered with HTTP 200 instead of 404 (with -32601).
 // expect: http.error-status
+// requirement: streamable-http-385e1c48
 // transport: http
 // revisions: 2026-07-28
 import { main } from './_server.mjs';

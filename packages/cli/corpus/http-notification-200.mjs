@@ -1,5 +1,6 @@
 // Breaks: a POSTed notification is answered with 200 and a body instead of 202 Accepted.
 // expect: http.notification-202
+// requirement: streamable-http-1efabe10
 // transport: http
 import { main, tryParse } from './_server.mjs';
 

@@ -1,5 +1,6 @@
 // Breaks (SHOULD): after assigning a session, requests without Mcp-Session-Id are still served.
 // expect: http.session-required
+// requirement: transports-401132bf
 // transport: http
 // revisions: 2025-11-25
 import { main, tryParse } from './_server.mjs';

@@ -1,5 +1,6 @@
 // Breaks: DELETE answers 200 but the session lives on (requests in it must then get 404).
 // expect: http.session-terminated
+// requirement: transports-83da75a0
 // transport: http
 // revisions: 2025-11-25
 import { main } from './_server.mjs';

@@ -1,5 +1,6 @@
 // Breaks: an unsupported MCP-Protocol-Version header is accepted instead of answered with 400.
 // expect: http.protocol-version-header
+// requirement: transports-3b684cd2
 // transport: http
 // revisions: 2025-11-25
 import { main } from './_server.mjs';

@@ -1,5 +1,6 @@
 // Breaks: image content whose data is not base64.
 // expect: content.base64, schema.response
+// requirement: prompts-4d05d331
 import { ECHO_TOOL, main } from './_server.mjs';
 
 const PICTURE = { name: 'picture', description: 'Returns a picture', inputSchema: { type: 'object', additionalProperties: false }, annotations: { readOnlyHint: true } };

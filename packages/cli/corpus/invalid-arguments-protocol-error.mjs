@@ -1,5 +1,6 @@
 // Breaks: in 2025-11-25 invalid tool arguments are reported as -32602 instead of an isError tool result.
 // expect: tools.invalid-arguments
+// requirement: tools-d-input-validation-tool-error
 // revisions: 2025-11-25
 import { main } from './_server.mjs';
 

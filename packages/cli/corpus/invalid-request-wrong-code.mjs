@@ -1,5 +1,6 @@
 // Breaks: an invalid request object is answered with -32601 instead of -32600.
 // expect: jsonrpc.invalid-request
+// requirement: basic-af3136fb
 import { main, tryParse } from './_server.mjs';
 
 main({

@@ -1,5 +1,6 @@
 // Breaks: subscriptions/listen is answered with a result straight away instead of an acknowledgment.
 // expect: subscriptions.acknowledged
+// requirement: subscriptions-f6df1d05
 // revisions: 2026-07-28
 import { main, tryParse } from './_server.mjs';
 

@@ -1,5 +1,6 @@
 // Breaks (SHOULD): logging/setLevel accepts a level the spec does not define.
 // expect: logging.invalid-level
+// requirement: logging-41a52b05
 // revisions: 2025-11-25
 import { main } from './_server.mjs';
 

@@ -1,5 +1,6 @@
 // Breaks: a numeric protocolVersion in initialize is accepted instead of rejected with -32602.
 // expect: lifecycle.version-malformed
+// requirement: basic-af3136fb, lifecycle-c7dcdf15
 import { main, tryParse } from './_server.mjs';
 
 main({

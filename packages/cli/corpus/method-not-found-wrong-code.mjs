@@ -1,5 +1,6 @@
 // Breaks: an unknown method is answered with -32603 instead of -32601.
 // expect: jsonrpc.method-not-found
+// requirement: basic-af3136fb
 import { main } from './_server.mjs';
 
 main({

@@ -1,5 +1,6 @@
 // Breaks: server/discover without the required _meta fields is answered instead of rejected with -32602.
 // expect: versioning.missing-meta
+// requirement: basic-c24c7936
 // revisions: 2026-07-28
 import { main, tryParse } from './_server.mjs';
 

@@ -1,5 +1,6 @@
 // Breaks (SHOULD): results do not identify the server in _meta.
 // expect: versioning.server-info
+// requirement: basic-8025aac2
 // revisions: 2026-07-28
 import { main } from './_server.mjs';
 

@@ -1,5 +1,6 @@
 // Breaks: an unknown notification gets an error response (notifications are never answered).
 // expect: jsonrpc.notification-unanswered
+// requirement: basic-5fe9ccb4
 import { main, tryParse } from './_server.mjs';
 
 main({

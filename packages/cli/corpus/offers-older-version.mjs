@@ -1,5 +1,6 @@
 // Breaks (SHOULD): for an unsupported version, the server offers an older revision than its latest.
 // expect: lifecycle.version-latest
+// requirement: lifecycle-da6d9ef7
 // revisions: 2025-06-18 2025-11-25
 import { main, tryParse } from './_server.mjs';
 

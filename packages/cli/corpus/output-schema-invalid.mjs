@@ -1,5 +1,6 @@
 // Breaks: a tool's outputSchema is not a valid JSON Schema ("integer number" is not a JSON Schema type).
 // expect: tools.output-schema
+// requirement: basic-45f742e0
 // revisions: 2025-11-25
 import { ECHO_TOOL, main } from './_server.mjs';
 

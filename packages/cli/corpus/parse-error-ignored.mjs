@@ -1,5 +1,6 @@
 // Breaks: invalid JSON gets no answer (JSON-RPC requires -32700 with "id": null).
 // expect: jsonrpc.parse-error
+// requirement: basic-af3136fb
 import { main } from './_server.mjs';
 
 main({

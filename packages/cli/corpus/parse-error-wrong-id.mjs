@@ -1,5 +1,6 @@
 // Breaks: the parse error carries "id": 0 instead of null.
 // expect: jsonrpc.parse-error, jsonrpc.response-ids
+// requirement: basic-af3136fb, basic-5ea031ce
 import { main } from './_server.mjs';
 
 main({

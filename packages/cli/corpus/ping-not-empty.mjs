@@ -1,5 +1,6 @@
 // Breaks: ping is answered with a non-empty result.
 // expect: lifecycle.ping, lifecycle.ping-before-initialize
+// requirement: ping-18d7f410
 // revisions: 2025-11-25
 import { main, tryParse } from './_server.mjs';
 

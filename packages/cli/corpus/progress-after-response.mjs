@@ -1,5 +1,6 @@
 // Breaks: a progress notification arrives after the response (progress must stop at completion).
 // expect: progress.stops
+// requirement: progress-961da396
 import { ECHO_TOOL, main } from './_server.mjs';
 
 const WORK = { name: 'work', description: 'Works in steps', inputSchema: { type: 'object', additionalProperties: false }, annotations: { readOnlyHint: true } };

@@ -1,5 +1,6 @@
 // Breaks: progress goes down (it must increase with each notification).
 // expect: progress.increasing
+// requirement: progress-5ea72e10
 import { ECHO_TOOL, main } from './_server.mjs';
 
 const WORK = { name: 'work', description: 'Works in steps', inputSchema: { type: 'object', additionalProperties: false }, annotations: { readOnlyHint: true } };

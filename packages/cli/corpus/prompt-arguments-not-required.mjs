@@ -1,5 +1,6 @@
 // Breaks (SHOULD): a prompt is rendered although its required argument is missing.
 // expect: prompts.missing-arguments
+// requirement: prompts-ac177b4f
 import { main } from './_server.mjs';
 
 main({

@@ -1,5 +1,6 @@
 // Breaks: a request (it has an id) whose method names a notification is ignored instead of answered.
 // expect: jsonrpc.notification-with-id
+// requirement: basic-af3136fb
 import { main, tryParse } from './_server.mjs';
 
 main({

@@ -1,5 +1,6 @@
 // Breaks: in 2026-07-28 a missing resource is answered with empty contents instead of -32602.
 // expect: resources.not-found, resources.unknown-uri-rejected, resources.not-found-not-empty
+// requirement: resources-03e84011, resources-bd8e5996, resources-a3d63398
 // revisions: 2026-07-28
 import { main } from './_server.mjs';
 

@@ -1,5 +1,6 @@
 // Breaks (SHOULD in 2025-11-25): a missing resource is answered with -32603 instead of -32002.
 // expect: resources.not-found
+// requirement: resources-2694640d
 // revisions: 2025-11-25
 import { main } from './_server.mjs';
 

@@ -1,5 +1,6 @@
 // Breaks: 2026-07-28 results without resultType.
 // expect: schema.response
+// requirement: basic-6df0bb84
 // revisions: 2026-07-28
 import { main } from './_server.mjs';
 

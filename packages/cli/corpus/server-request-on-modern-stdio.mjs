@@ -1,5 +1,6 @@
 // Breaks: in 2026-07-28 the server writes a JSON-RPC request (elicitation) to stdout instead of using MRTR.
 // expect: lifecycle.negotiated-capabilities, schema.server-request, stdio.no-server-requests
+// requirement: stdio-30f3e228, patterns-29260da0
 // revisions: 2026-07-28
 import { main } from './_server.mjs';
 

@@ -1,5 +1,6 @@
 // Breaks (SHOULD): tools/list returns its tools in a different order every time.
 // expect: tools.deterministic-order
+// requirement: tools-c942758f
 // revisions: 2026-07-28
 import { ECHO_TOOL, main } from './_server.mjs';
 

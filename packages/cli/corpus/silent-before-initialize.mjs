@@ -1,5 +1,6 @@
 // Breaks: requests sent before initialize (other than ping) never get an answer.
 // expect: lifecycle.request-before-initialize
+// requirement: lifecycle-83987be4
 // revisions: 2025-11-25
 import { main, tryParse } from './_server.mjs';
 

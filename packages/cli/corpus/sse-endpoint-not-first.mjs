@@ -1,5 +1,6 @@
 // Breaks: the HTTP+SSE stream starts with a message event; the endpoint event must come first.
 // expect: sse.endpoint-event
+// requirement: transports-9ff371ec
 // transport: sse
 // revisions: 2024-11-05
 import { main } from './_server.mjs';

@@ -1,5 +1,6 @@
 // Breaks: called, the tool `chatty` floods stdout with log notifications (more than the validator accepts).
 // expect: stdio.bounded-output, tools.call
+// requirement: basic-af3136fb
 // revisions: 2025-11-25
 // timeout: 8000
 import { ECHO_TOOL, main } from './_server.mjs';

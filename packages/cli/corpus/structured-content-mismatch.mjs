@@ -1,5 +1,6 @@
 // Breaks: structuredContent does not conform to the tool's outputSchema.
 // expect: tools.structured-content
+// requirement: tools-dcfec954
 import { ECHO_TOOL, main } from './_server.mjs';
 
 const SUM = {

@@ -1,5 +1,6 @@
 // Breaks (SHOULD): structuredContent comes without its JSON serialized in a text block.
 // expect: tools.structured-text
+// requirement: tools-0318d6c1
 import { ECHO_TOOL, main } from './_server.mjs';
 
 const NOW = {

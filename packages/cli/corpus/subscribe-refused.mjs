@@ -1,5 +1,6 @@
 // Breaks: the server advertises resources.subscribe, then refuses resources/subscribe.
 // expect: resources.subscribe
+// requirement: resources-d-resource-subscriptions
 // revisions: 2025-11-25
 import { main } from './_server.mjs';
 

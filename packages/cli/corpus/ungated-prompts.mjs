@@ -1,5 +1,6 @@
 // Breaks: prompts/list works although the prompts capability is not advertised.
 // expect: capabilities.gating
+// requirement: prompts-7ae307a3, lifecycle-17aff2e1
 import { main } from './_server.mjs';
 
 main({

@@ -1,5 +1,6 @@
 // Breaks: the server asks a client that declared no capabilities for sampling.
 // expect: lifecycle.negotiated-capabilities
+// requirement: lifecycle-bac8a584
 // revisions: 2025-11-25
 import { main, tryParse } from './_server.mjs';
 

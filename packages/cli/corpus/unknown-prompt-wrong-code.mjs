@@ -1,5 +1,6 @@
 // Breaks (SHOULD): an unknown prompt is answered with -32601 instead of -32602.
 // expect: prompts.unknown
+// requirement: prompts-762c6b61
 import { main } from './_server.mjs';
 
 main({

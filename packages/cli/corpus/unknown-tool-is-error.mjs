@@ -1,5 +1,6 @@
 // Breaks: an unknown tool is answered with an isError result instead of a -32602 protocol error.
 // expect: tools.unknown-tool
+// requirement: tools-d-unknown-tool
 import { main } from './_server.mjs';
 
 main({

@@ -1,5 +1,6 @@
 // Breaks: an unsupported protocol version in initialize is answered with an error instead of a supported version.
 // expect: lifecycle.version-unsupported
+// requirement: lifecycle-33d28bb6
 import { main, tryParse } from './_server.mjs';
 
 main({

@@ -1,5 +1,6 @@
 // Breaks: a request naming an unsupported version in _meta gets -32602 instead of -32022.
 // expect: versioning.unsupported-version
+// requirement: versioning-0b4bd586
 // revisions: 2026-07-28
 import { main, tryParse } from './_server.mjs';
 

@@ -1,5 +1,6 @@
 // Breaks: x-mcp-header is put on a parameter of type number (only integer, string and boolean are allowed).
 // expect: tools.x-mcp-header
+// requirement: streamable-http-0e2906ee
 // revisions: 2026-07-28
 import { ECHO_TOOL, main } from './_server.mjs';
 

@@ -11,6 +11,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { PACKAGE_DIR } from '../paths.js';
 import type { ValidationReport } from '../validate/report/model.js';
@@ -70,11 +71,21 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Starts an HTTP server process and waits for the URL it announces on stderr (matched by `announce`). */
-export function startHttpServer(command: string, args: readonly string[], announce: RegExp): Promise<RunningServer> {
+export interface StartOptions {
+  readonly env?: Readonly<Record<string, string>>;
+  /** Builds the URL from the announcement's match (default: its first group). */
+  readonly url?: (match: RegExpExecArray) => string;
+}
+
+/**
+ * Starts an HTTP server process and waits for the announcement `announce` matches on its stdout or stderr (both
+ * are read to the end, so a chatty server never blocks on a full pipe).
+ */
+export function startHttpServer(command: string, args: readonly string[], announce: RegExp, options: StartOptions = {}): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, [...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
+    const child = spawn(command, [...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+    let output = '';
+    let announced = false;
     const exited = new Promise<void>((done) => child.once('exit', () => done()));
     const stop = async (): Promise<void> => {
       if (child.exitCode !== null || child.signalCode !== null) return;
@@ -85,20 +96,36 @@ export function startHttpServer(command: string, args: readonly string[], announ
     };
     const timer = setTimeout(() => {
       void stop();
-      reject(new Error(`${args.join(' ')} announced no URL within 10 s; stderr: ${stderr}`));
+      reject(new Error(`${args.join(' ')} announced no URL within 10 s; output: ${output}`));
     }, 10_000);
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (chunk: string) => {
-      stderr += chunk;
-      const url = announce.exec(stderr)?.[1];
-      if (url !== undefined) {
-        clearTimeout(timer);
-        resolve({ url, child, stop });
-      }
-    });
+    const onData = (chunk: string): void => {
+      if (announced) return;
+      output += chunk;
+      const match = announce.exec(output);
+      if (match === null) return;
+      announced = true;
+      clearTimeout(timer);
+      resolve({ url: options.url ? options.url(match) : match[1]!, child, stop });
+    };
+    for (const stream of [child.stdout, child.stderr]) {
+      stream?.setEncoding('utf8');
+      stream?.on('data', onData);
+    }
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`${args.join(' ')} exited with ${String(code)} before announcing a URL; stderr: ${stderr}`));
+      if (!announced) reject(new Error(`${args.join(' ')} exited with ${String(code)} before announcing a URL; output: ${output}`));
+    });
+  });
+}
+
+/** A port that was free a moment ago (for servers that cannot be told to pick one). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
     });
   });
 }

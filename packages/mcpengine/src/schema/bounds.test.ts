@@ -102,3 +102,35 @@ describe('instance bounds', () => {
     if (!result.valid) expect(result.issues).toHaveLength(5);
   });
 });
+
+describe('validation time', () => {
+  it('bounds the work a schema can demand through references', () => {
+    // Each level tries two branches that both refer to the next level: 2^40 paths without a budget.
+    const $defs: Record<string, JsonSchema> = { l40: { type: 'string' } };
+    for (let i = 39; i >= 0; i--)
+      $defs[`l${i}`] = { anyOf: [{ $ref: `#/$defs/l${i + 1}` }, { $ref: `#/$defs/l${i + 1}` }] };
+    const validator = compileSchema({ $defs, $ref: '#/$defs/l0' });
+    const started = Date.now();
+    expect(validator.is(1)).toBe(false);
+    const result = validator.validate(1);
+    expect(result.valid).toBe(false);
+    if (!result.valid) expect(result.issues.some((i) => /validation budget/.test(i.message))).toBe(true);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    // A valid instance is found quickly, as anyOf stops at the first passing branch.
+    expect(validator.is('ok')).toBe(true);
+  });
+
+  it('allows many reference evaluations for large recursive instances', () => {
+    const tree = {
+      $defs: {
+        node: {
+          type: 'object',
+          properties: { children: { type: 'array', items: { $ref: '#/$defs/node' } } },
+        },
+      },
+      $ref: '#/$defs/node',
+    };
+    const wide = { children: Array.from({ length: 100_000 }, () => ({ children: [] })) };
+    expect(compileSchema(tree).is(wide)).toBe(true);
+  });
+});

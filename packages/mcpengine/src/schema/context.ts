@@ -24,6 +24,8 @@ export interface Ctx {
   maxIssues: number;
   /** Nesting of `$ref` evaluations: only refs can recurse, so this bounds stack use on deep instances. */
   depth: number;
+  /** `$ref` evaluations so far in this validation, against a budget that bounds validation time. */
+  steps: number;
   /** Dynamic scope, outermost first; `null` unless the document uses `$dynamicRef`. */
   scope: ScopeEntry[] | null;
 }

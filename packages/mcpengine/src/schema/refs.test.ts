@@ -579,3 +579,18 @@ describe('refs that would need fetching', () => {
     expect(error.message).toContain('#/$defs/b');
   });
 });
+
+describe('degenerate identifiers', () => {
+  it('accepts an $id that names the enclosing resource again', () => {
+    expectExamples(
+      {
+        $id: 'http://example.com/a',
+        properties: { x: { $id: '', type: 'string' }, y: { $id: '#', type: 'integer' } },
+      },
+      [
+        [{ x: 'a', y: 1 }, true],
+        [{ x: 1 }, false],
+      ],
+    );
+  });
+});

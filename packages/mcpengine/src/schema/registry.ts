@@ -122,9 +122,10 @@ export function buildIndex(root: JsonSchema, rootDialect: Dialect, limits: Index
       const ignored = dialect === 'draft-07' && schema['$ref'] !== undefined;
       if (!ignored) {
         const [uri, fragment] = splitFragment(resolveUri(base, id));
+        // An `$id` naming the enclosing resource again (such as "" or "#") starts nothing new.
         if (dialect === 'draft-07' && id.startsWith('#')) {
           anchorFromId = fragment;
-        } else {
+        } else if (uri !== base || resource === undefined) {
           newResourceUri = uri;
           isResourceRoot = true;
           if (dialect === 'draft-07' && fragment !== '' && !fragment.startsWith('/')) anchorFromId = fragment;

@@ -53,6 +53,7 @@ export const TOOLS_CALL = defineCheck(
   'tools.call',
   'tools',
   'A tool called with arguments valid under its inputSchema answers with a result (errors inside it, isError)',
+  { facets: ['answered', 'tool-errors'] },
 );
 export const TOOLS_STRUCTURED = defineCheck(
   'tools.structured-content',
@@ -349,7 +350,8 @@ async function callTools(ctx: ProbeContext, tools: readonly JsonObject[]): Promi
       continue;
     }
     if (result === undefined) {
-      ctx.fail(TOOLS_CALL, `${name} answered a valid call with ${isResult(call).detail}`, evidence);
+      // No answer at all breaks JSON-RPC; an error answer breaks the rule that tool errors go inside the result.
+      ctx.fail(TOOLS_CALL, `${name} answered a valid call with ${isResult(call).detail}`, evidence, [call.response === undefined ? 'answered' : 'tool-errors']);
       continue;
     }
     if (result['resultType'] === 'input_required') {

@@ -14,6 +14,7 @@ export const COMPLETION_PROMPT = defineCheck(
   'completion.complete',
   'completion',
   'completion/complete answers with at most 100 values for a prompt argument or template variable',
+  { facets: ['answered', 'values'] },
 );
 export const COMPLETION_UNKNOWN = defineCheck(
   'completion.unknown-reference',
@@ -92,6 +93,7 @@ export const completionProbe: Probe = {
         `${Array.isArray(values) ? values.length : 0} value(s)`,
         result === undefined ? isResult(call).detail : `completion.values is ${brief(values)}, not at most 100 strings`,
         [callEvidence(call, 'completion/complete')],
+        [result === undefined ? 'answered' : 'values'],
       );
     }
     const unknown = await ctx.rpc('completion/complete', {

@@ -3,7 +3,7 @@
  * event, `endpoint`, names the URI to POST messages to; every server message arrives as a `message` event on the
  * stream.
  */
-import type { HttpInfo, Received, SseEvent } from './channel.js';
+import { requestIdsIn, type HttpInfo, type Received, type SseEvent } from './channel.js';
 import { lowerKeys, type HttpTargetOptions } from './http-channel.js';
 import { SseParser } from './sse.js';
 import { StreamChannel } from './stream-channel.js';
@@ -148,6 +148,8 @@ export class SseChannel extends StreamChannel {
   /** POSTs a message to the endpoint and records the answer. */
   async post(text: string, extraHeaders: Record<string, string> = {}): Promise<PostRecord> {
     const url = this.endpoint?.url ?? this.options.url;
+    // Whatever answers arrive on the stream for this POST answer a request the validator sent.
+    for (const id of requestIdsIn(text)) this.sentIds.add(id);
     const headers = { 'content-type': 'application/json', ...lowerKeys(this.options.headers), ...lowerKeys(extraHeaders) };
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.options.timeoutMs);

@@ -259,18 +259,25 @@ describe('legacy era: responses and streams', () => {
     const standalone = await peer.get();
     expect(standalone.headers.get('content-type')).toBe('text/event-stream');
     const priming = await standalone.sse!.next();
-    expect(priming).toEqual({ id: '0-0', retry: 1000, data: '' });
+    expect(priming).toEqual({ id: expect.stringMatching(/^[0-9a-z]+-0$/), retry: 1000, data: '' });
     const { answer } = await peer.call(1, 'tools/call', { name: 'toggle', arguments: {} });
     const changed = await standalone.sse!.message();
     expect(changed.method).toBe('notifications/tools/list_changed');
     expect(answer.json.result.content[0].text).toBe('toggled');
 
-    // A second GET replaces the first connection; messages never go to both.
-    const replacement = await peer.get();
-    await standalone.sse!.all();
+    // A second GET adds a stream (it does not knock the first one off); messages go to the newest only.
+    const second = await peer.get();
+    const secondPriming = await second.sse!.next();
+    expect(secondPriming.id).not.toBe(priming.id);
     await peer.call(2, 'tools/call', { name: 'toggle', arguments: {} });
-    expect((await replacement.sse!.message()).method).toBe('notifications/tools/list_changed');
-    await replacement.sse!.cancel();
+    expect((await second.sse!.message()).method).toBe('notifications/tools/list_changed');
+    // When the newest goes away, the older connection, still open, takes over.
+    await second.sse!.cancel();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await peer.call(3, 'tools/call', { name: 'toggle', arguments: {} });
+    const third = await standalone.sse!.message();
+    expect(third.method).toBe('notifications/tools/list_changed');
+    await standalone.sse!.cancel();
   });
 
   it('refuses GET without an SSE Accept (406) and when the standalone stream is off (405)', async () => {

@@ -61,7 +61,7 @@ export class LegacyEndpoint {
     }
     const holder: { session?: HttpSession } = {};
     const { session: legacy, response } = core.openLegacySession(message, {
-      send: (text) => holder.session?.standalone.send(text) ?? false,
+      send: (text) => holder.session?.sendUnrelated(text) ?? false,
     });
     if (!legacy) return jsonResponse(legacyStatus(response.errorCode), response.json);
     const session = new HttpSession(legacy, principal, options.eventStore, this.http.report);
@@ -224,7 +224,7 @@ export class LegacyEndpoint {
       const position = parseEventId(lastEventId);
       let stream: ResponseStream | undefined;
       if (position) {
-        stream = position.streamId === '0' ? session.standalone : session.streams.get(position.streamId);
+        stream = session.stream(position.streamId);
         if (!stream && session.issued(position.streamId)) {
           // A finished stream: replay what the client missed, then end.
           stream = new ResponseStream(position.streamId, {
@@ -251,10 +251,9 @@ export class LegacyEndpoint {
       return new Response(connection.body, { status: 200, headers: SSE_HEADERS });
     }
 
-    // A new standalone connection replaces the previous one (a client that lost it without noticing can
-    // reconnect); messages are never sent on two streams.
+    // Each GET is a standalone stream of its own; unrelated messages go to the newest connected one only.
     const connection = this.open(session);
-    session.standalone.open(connection, options.retryMs);
+    session.newStandalone().open(connection, options.retryMs);
     return new Response(connection.body, { status: 200, headers: SSE_HEADERS });
   }
 

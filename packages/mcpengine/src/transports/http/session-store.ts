@@ -6,10 +6,17 @@ import type { LegacySession } from '../../server/legacy-session.js';
 import type { EventStore } from './event-store.js';
 import { ResponseStream } from './session-stream.js';
 
+/** Standalone streams kept per session (disconnected ones beyond this are dropped). */
+const MAX_STANDALONE_STREAMS = 4;
+
 export class HttpSession {
   readonly id: string;
-  /** The standalone GET stream (stream `0`): server messages unrelated to any request. */
-  readonly standalone: ResponseStream;
+  /**
+   * Standalone GET streams, oldest first: server messages unrelated to any request go to the newest one that
+   * is connected (never to two). A second GET adds a stream instead of replacing the first, so that two
+   * handlers in one client cannot knock each other's connection off in turn.
+   */
+  private readonly standalones: ResponseStream[] = [];
   /** POST streams that have not finished, by stream id. */
   readonly streams = new Map<string, ResponseStream>();
   /** Open HTTP responses: POSTs awaiting their answer and SSE connections. */
@@ -28,7 +35,37 @@ export class HttpSession {
     private readonly report: (error: unknown, where: string) => void,
   ) {
     this.id = legacy.id;
-    this.standalone = new ResponseStream('0', this.streamOptions());
+  }
+
+  /** Sends a message unrelated to any request; false when no standalone stream was ever opened. */
+  sendUnrelated(message: string): boolean {
+    let target: ResponseStream | undefined;
+    for (let i = this.standalones.length - 1; i >= 0; i--) {
+      const stream = this.standalones[i]!;
+      if (stream.connected) {
+        target = stream;
+        break;
+      }
+      target ??= stream;
+    }
+    return target?.send(message) ?? false;
+  }
+
+  /** A new standalone stream for a GET; the oldest disconnected ones beyond a few are ended. */
+  newStandalone(): ResponseStream {
+    const stream = new ResponseStream((this.nextStream++).toString(36), this.streamOptions());
+    this.standalones.push(stream);
+    while (this.standalones.length > MAX_STANDALONE_STREAMS) {
+      const index = this.standalones.findIndex((s) => !s.connected);
+      if (index < 0) break;
+      this.standalones.splice(index, 1)[0]!.end();
+    }
+    return stream;
+  }
+
+  /** A stream of this session by id: a POST stream still running, or a standalone stream. */
+  stream(id: string): ResponseStream | undefined {
+    return this.streams.get(id) ?? this.standalones.find((s) => s.id === id);
   }
 
   get closed(): boolean {
@@ -68,7 +105,7 @@ export class HttpSession {
     if (this.ended) return;
     this.ended = true;
     this.legacy.close(reason);
-    this.standalone.end();
+    for (const stream of this.standalones.splice(0)) stream.end();
     for (const stream of [...this.streams.values()]) stream.end();
     this.streams.clear();
     if (this.store) {
