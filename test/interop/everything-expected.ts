@@ -171,7 +171,7 @@ export const EXPECTED_CALLS: Readonly<Record<string, ExpectedCall>> = {
   },
   add: {
     arguments: { a: 2, b: 40 },
-    result: { content: [{ type: 'text', text: '42' }], structuredContent: { sum: 42 } },
+    result: { content: [{ type: 'text', text: '{"sum":42}' }], structuredContent: { sum: 42 } },
   },
   echo: { arguments: { text: 'héllo, wörld ✓' }, result: text('héllo, wörld ✓') },
   get_resource_links: {

@@ -363,7 +363,7 @@ export function describeSdkV1Client(profile: SdkV1TransportProfile): void {
     it('structured output: add returns structuredContent that matches its outputSchema', async () => {
       const result = await session.client.callTool({ name: 'add', arguments: { a: 0.5, b: -3 } });
       expect(result.structuredContent).toEqual({ sum: -2.5 });
-      expect(result.content).toEqual([{ type: 'text', text: '-2.5' }]);
+      expect(result.content).toEqual([{ type: 'text', text: '{"sum":-2.5}' }]);
     });
 
     it('invalid arguments are a tool execution error at 2025-11-25 (SEP-1303)', async () => {
@@ -724,7 +724,7 @@ export function describeSdkV1Client(profile: SdkV1TransportProfile): void {
       const { tools } = await client.listTools();
       expect(tools.find((t) => t.name === 'add')?.title).toBe('Add two numbers');
       expect(await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } })).toEqual({
-        content: [{ type: 'text', text: '3' }],
+        content: [{ type: 'text', text: '{"sum":3}' }],
         structuredContent: { sum: 3 },
       });
       const error = (await client
@@ -755,7 +755,7 @@ export function describeSdkV1Client(profile: SdkV1TransportProfile): void {
         annotations: { readOnlyHint: true, idempotentHint: true },
       });
       expect(await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } })).toEqual({
-        content: [{ type: 'text', text: '3' }],
+        content: [{ type: 'text', text: '{"sum":3}' }],
       });
       expect(await client.callTool({ name: 'get_resource_links', arguments: {} })).toEqual({
         content: [

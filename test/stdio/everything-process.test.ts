@@ -529,7 +529,7 @@ describe('everything server process: hostile input on one long-lived stream', ()
   it('serves both eras on one stream, each in its own shape', async () => {
     const legacy = await server.request(50, 'tools/call', { name: 'add', arguments: { a: 1, b: 2 } });
     expect(legacy['result']).toEqual({
-      content: [{ type: 'text', text: '3' }],
+      content: [{ type: 'text', text: '{"sum":3}' }],
       structuredContent: { sum: 3 },
     });
     const modern = await server.request(51, 'tools/call', {
@@ -538,7 +538,7 @@ describe('everything server process: hostile input on one long-lived stream', ()
       _meta: MODERN_META,
     });
     expect(modern['result']).toEqual({
-      content: [{ type: 'text', text: '3' }],
+      content: [{ type: 'text', text: '{"sum":3}' }],
       structuredContent: { sum: 3 },
       resultType: 'complete',
       _meta: SERVER_INFO_META,

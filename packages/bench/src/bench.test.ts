@@ -3,7 +3,7 @@
  * matching, the HTTP response parser, option parsing and target checks. They keep the suite from rotting.
  */
 import { describe, expect, it } from 'vitest';
-import { ResponseParser } from './driver/http-client.js';
+import { HttpResponse, ResponseParser } from './driver/http-client.js';
 import { InflightTable, WindowStats } from './driver/load-stats.js';
 import { fastResponseId, LineSplitter, looksSuccessful, messageFromBody } from './driver/responses.js';
 import { makeRow, engineRatios, type ScenarioResult } from './results.js';
@@ -140,6 +140,33 @@ describe('HTTP response parser', () => {
       ]);
       expect(responses[1]!.headers.get('content-type')).toBe('text/event-stream');
     }
+  });
+});
+
+describe('large responses', () => {
+  it('are probed at their ends for id and outcome, and decoded in full only on demand', () => {
+    const big = 'x'.repeat(100_000);
+    for (const json of [
+      `{"jsonrpc":"2.0","id":41,"result":{"tools":[{"description":"${big}"}]}}`,
+      `{"result":{"tools":[{"description":"${big}","id":3}]},"jsonrpc":"2.0","id":41}`,
+    ]) {
+      const response = new HttpResponse(
+        200,
+        new Map([['content-type', 'application/json']]),
+        Buffer.from(json),
+      );
+      const probe = response.probe();
+      expect(probe.length).toBeLessThan(2000);
+      expect(fastResponseId(probe)).toBe(41);
+      expect(looksSuccessful(probe)).toBe(true);
+      expect(response.body).toBe(json);
+    }
+    const error = new HttpResponse(
+      200,
+      new Map([['content-type', 'application/json']]),
+      Buffer.from(`{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"${big}"}}`),
+    );
+    expect(looksSuccessful(error.probe())).toBe(false);
   });
 });
 

@@ -9,7 +9,13 @@ export function requireToken(flaws = {}) {
     const host = req.headers.host ?? '127.0.0.1';
     if ((req.url ?? '').startsWith('/.well-known/oauth-protected-resource')) {
       res.writeHead(200, { 'content-type': 'application/json' });
-      return res.end(JSON.stringify({ resource: `http://${host}/mcp`, authorization_servers: ['https://auth.corpus.invalid'], scopes_supported: ['mcp'] }));
+      return res.end(
+        JSON.stringify({
+          resource: `http://${host}/mcp`,
+          authorization_servers: ['https://auth.corpus.invalid'],
+          scopes_supported: ['mcp'],
+        }),
+      );
     }
     const auth = req.headers.authorization ?? '';
     const ok = auth === `Bearer ${TOKEN}` || (flaws.acceptAnyToken === true && auth.startsWith('Bearer '));

@@ -3,7 +3,9 @@
 import { createHmac, randomBytes } from 'node:crypto';
 
 const KEY = randomBytes(32);
-const SERVER_INFO_META = { 'io.modelcontextprotocol/serverInfo': { name: 'corpus-server', version: '1.0.0' } };
+const SERVER_INFO_META = {
+  'io.modelcontextprotocol/serverInfo': { name: 'corpus-server', version: '1.0.0' },
+};
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export const CONFIRM_TOOL = {
@@ -18,7 +20,11 @@ const ELICITATION = {
   params: {
     mode: 'form',
     message: 'Proceed?',
-    requestedSchema: { type: 'object', properties: { ok: { type: 'boolean', description: 'Whether to proceed' } }, required: ['ok'] },
+    requestedSchema: {
+      type: 'object',
+      properties: { ok: { type: 'boolean', description: 'Whether to proceed' } },
+      required: ['ok'],
+    },
   },
 };
 
@@ -41,20 +47,35 @@ function verify(state) {
 export function confirmTool(flaws = {}) {
   return (name, _args, ctx, id, params) => {
     if (name !== CONFIRM_TOOL.name) return undefined;
-    const ok = (result) => ({ jsonrpc: '2.0', id, result: ctx.modern ? { ...result, resultType: 'complete', _meta: SERVER_INFO_META } : result });
-    const fail = (code, message, data) => ({ jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } });
+    const ok = (result) => ({
+      jsonrpc: '2.0',
+      id,
+      result: ctx.modern ? { ...result, resultType: 'complete', _meta: SERVER_INFO_META } : result,
+    });
+    const fail = (code, message, data) => ({
+      jsonrpc: '2.0',
+      id,
+      error: data === undefined ? { code, message } : { code, message, data },
+    });
     // Before 2026-07-28 elicitation is a server request; this tool keeps it simple there.
     if (!ctx.modern) return ok({ content: [{ type: 'text', text: 'confirmed' }] });
     const ask = () => ({
       jsonrpc: '2.0',
       id,
-      result: { resultType: 'input_required', inputRequests: { confirm: ELICITATION }, requestState: sign({ tool: name, at: Date.now() }), _meta: SERVER_INFO_META },
+      result: {
+        resultType: 'input_required',
+        inputRequests: { confirm: ELICITATION },
+        requestState: sign({ tool: name, at: Date.now() }),
+        _meta: SERVER_INFO_META,
+      },
     });
     const declared = isObject(ctx.clientCapabilities) && isObject(ctx.clientCapabilities.elicitation);
     if (!declared && !flaws.askUndeclared) {
       return flaws.refusalWithoutData
         ? fail(-32021, 'Missing required client capability: elicitation')
-        : fail(-32021, 'Missing required client capability: elicitation', { requiredCapabilities: { elicitation: {} } });
+        : fail(-32021, 'Missing required client capability: elicitation', {
+            requiredCapabilities: { elicitation: {} },
+          });
     }
     const { inputResponses, requestState } = params;
     if (inputResponses === undefined && requestState === undefined) return ask();
@@ -63,8 +84,12 @@ export function confirmTool(flaws = {}) {
       return fail(-32602, 'Invalid params: requestState failed verification');
     }
     const answer = inputResponses.confirm;
-    if (!isObject(answer)) return flaws.errorOnMissing ? fail(-32602, 'Invalid params: the confirmation is missing') : ask();
-    if (answer.action !== 'accept') return ok({ content: [{ type: 'text', text: `not confirmed (${String(answer.action)})` }] });
-    return ok({ content: [{ type: 'text', text: answer.content?.ok === false ? 'the user said no' : 'confirmed' }] });
+    if (!isObject(answer))
+      return flaws.errorOnMissing ? fail(-32602, 'Invalid params: the confirmation is missing') : ask();
+    if (answer.action !== 'accept')
+      return ok({ content: [{ type: 'text', text: `not confirmed (${String(answer.action)})` }] });
+    return ok({
+      content: [{ type: 'text', text: answer.content?.ok === false ? 'the user said no' : 'confirmed' }],
+    });
   };
 }

@@ -56,7 +56,11 @@ export function tryParse(text) {
   }
 }
 
-const error = (id, code, message, data) => ({ jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } });
+const error = (id, code, message, data) => ({
+  jsonrpc: '2.0',
+  id,
+  error: data === undefined ? { code, message } : { code, message, data },
+});
 const result = (id, value) => ({ jsonrpc: '2.0', id, result: value });
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -89,7 +93,14 @@ export function createCorpusServer(hooks = {}) {
 
   /** Per-connection (stdio) or per-session (HTTP) state. */
   function newState(send) {
-    return { send, revision: undefined, initialized: false, inFlight: new Map(), cancelled: new Set(), level: undefined };
+    return {
+      send,
+      revision: undefined,
+      initialized: false,
+      inFlight: new Map(),
+      cancelled: new Set(),
+      level: undefined,
+    };
   }
 
   const callTool = (params, ctx, id) => {
@@ -101,11 +112,22 @@ export function createCorpusServer(hooks = {}) {
       if (answer !== undefined) return answer;
     }
     const args = params.arguments ?? {};
-    const valid = isObject(args) && typeof args.text === 'string' && Object.keys(args).every((k) => k === 'text');
+    const valid =
+      isObject(args) && typeof args.text === 'string' && Object.keys(args).every((k) => k === 'text');
     if (!valid) {
       // Invalid arguments: a protocol error before 2025-11-25, a tool execution error from then on (SEP-1303).
       const revision = ctx.revision ?? MODERN;
-      if (revision >= '2025-11-25') return result(id, withResultType({ content: [{ type: 'text', text: 'Invalid arguments: text (string) is required' }], isError: true }, ctx));
+      if (revision >= '2025-11-25')
+        return result(
+          id,
+          withResultType(
+            {
+              content: [{ type: 'text', text: 'Invalid arguments: text (string) is required' }],
+              isError: true,
+            },
+            ctx,
+          ),
+        );
       return error(id, -32602, 'Invalid arguments: text (string) is required');
     }
     return result(id, withResultType({ content: [{ type: 'text', text: args.text }] }, ctx));
@@ -113,7 +135,11 @@ export function createCorpusServer(hooks = {}) {
 
   const withResultType = (value, ctx, cacheable = false) => {
     if (!ctx.modern) return value;
-    const out = { ...value, resultType: 'complete', _meta: { ...(value._meta ?? {}), 'io.modelcontextprotocol/serverInfo': SERVER_INFO } };
+    const out = {
+      ...value,
+      resultType: 'complete',
+      _meta: { ...(value._meta ?? {}), 'io.modelcontextprotocol/serverInfo': SERVER_INFO },
+    };
     if (cacheable) Object.assign(out, { ttlMs: 0, cacheScope: 'public' });
     return out;
   };
@@ -133,10 +159,19 @@ export function createCorpusServer(hooks = {}) {
       case 'ping':
         return ctx.modern ? error(id, -32601, 'Method not found: ping') : result(id, {});
       case 'server/discover':
-        return result(id, withResultType({ supportedVersions: [...revisions].reverse(), capabilities }, ctx, true));
+        return result(
+          id,
+          withResultType({ supportedVersions: [...revisions].reverse(), capabilities }, ctx, true),
+        );
       case 'tools/list':
         if (!gate('tools')) return error(id, -32601, 'Method not found');
-        return list('tools', tools.map((t) => toolFor(t, revision)), params, ctx, id);
+        return list(
+          'tools',
+          tools.map((t) => toolFor(t, revision)),
+          params,
+          ctx,
+          id,
+        );
       case 'tools/call':
         if (!gate('tools')) return error(id, -32601, 'Method not found');
         return callTool(params, ctx, id);
@@ -149,8 +184,16 @@ export function createCorpusServer(hooks = {}) {
       case 'resources/read': {
         if (!gate('resources')) return error(id, -32601, 'Method not found');
         const found = resources.find((r) => r.uri === params.uri);
-        if (found === undefined) return error(id, ctx.modern ? -32602 : -32002, `Resource not found: ${String(params.uri)}`);
-        return result(id, withResultType({ contents: [{ uri: found.uri, mimeType: 'text/plain', text: 'Hello from the corpus.' }] }, ctx, true));
+        if (found === undefined)
+          return error(id, ctx.modern ? -32602 : -32002, `Resource not found: ${String(params.uri)}`);
+        return result(
+          id,
+          withResultType(
+            { contents: [{ uri: found.uri, mimeType: 'text/plain', text: 'Hello from the corpus.' }] },
+            ctx,
+            true,
+          ),
+        );
       }
       case 'resources/subscribe':
       case 'resources/unsubscribe':
@@ -165,19 +208,36 @@ export function createCorpusServer(hooks = {}) {
         if (prompt === undefined) return error(id, -32602, `Unknown prompt: ${String(params.name)}`);
         const args = isObject(params.arguments) ? params.arguments : {};
         for (const arg of prompt.arguments ?? []) {
-          if (arg.required && typeof args[arg.name] !== 'string') return error(id, -32602, `Missing required argument: ${arg.name}`);
+          if (arg.required && typeof args[arg.name] !== 'string')
+            return error(id, -32602, `Missing required argument: ${arg.name}`);
         }
-        return result(id, withResultType({ messages: [{ role: 'user', content: { type: 'text', text: `Hello, ${String(args.person)}!` } }] }, ctx));
+        return result(
+          id,
+          withResultType(
+            {
+              messages: [{ role: 'user', content: { type: 'text', text: `Hello, ${String(args.person)}!` } }],
+            },
+            ctx,
+          ),
+        );
       }
       case 'completion/complete': {
         if (revision !== '2024-11-05' && !gate('completions')) return error(id, -32601, 'Method not found');
         const ref = isObject(params.ref) ? params.ref : {};
-        if (ref.type === 'ref/prompt' && !prompts.some((p) => p.name === ref.name)) return error(id, -32602, `Unknown prompt: ${String(ref.name)}`);
-        return result(id, withResultType({ completion: { values: hooks.completions ?? ['Alice', 'Bob'], hasMore: false } }, ctx));
+        if (ref.type === 'ref/prompt' && !prompts.some((p) => p.name === ref.name))
+          return error(id, -32602, `Unknown prompt: ${String(ref.name)}`);
+        return result(
+          id,
+          withResultType(
+            { completion: { values: hooks.completions ?? ['Alice', 'Bob'], hasMore: false } },
+            ctx,
+          ),
+        );
       }
       case 'logging/setLevel':
         if (ctx.modern || !gate('logging')) return error(id, -32601, 'Method not found');
-        if (!LEVELS.includes(params.level)) return error(id, -32602, `Invalid log level: ${String(params.level)}`);
+        if (!LEVELS.includes(params.level))
+          return error(id, -32602, `Invalid log level: ${String(params.level)}`);
         ctx.state.level = params.level;
         return result(id, {});
       default:
@@ -190,7 +250,8 @@ export function createCorpusServer(hooks = {}) {
     const send = (m) => m !== undefined && state.send(m);
     if (Array.isArray(message)) {
       const batching = (state.revision ?? revisions[0]) === '2025-03-26' && state.initialized;
-      if (!batching || message.length === 0) return send(error(null, -32600, 'Invalid Request: batches are not supported'));
+      if (!batching || message.length === 0)
+        return send(error(null, -32600, 'Invalid Request: batches are not supported'));
       const replies = [];
       for (const element of message) {
         const sub = { ...state, send: (m) => replies.push(m) };
@@ -226,21 +287,40 @@ export function createCorpusServer(hooks = {}) {
       if (meta !== undefined && META_VERSION in meta) {
         if (!modern) return error(message.id, -32601, 'Method not found');
         const version = meta[META_VERSION];
-        if (typeof version !== 'string' || !isObject(meta[META_CAPABILITIES])) return error(message.id, -32602, 'Invalid params: missing _meta fields');
-        if (version !== MODERN) return error(message.id, -32022, 'Unsupported protocol version', { supported: [MODERN], requested: version });
-        if (META_LEVEL in meta && !LEVELS.includes(meta[META_LEVEL])) return error(message.id, -32602, 'Invalid log level');
-        const modernCtx = { ...ctx, revision: MODERN, modern: true, clientCapabilities: meta[META_CAPABILITIES] };
+        if (typeof version !== 'string' || !isObject(meta[META_CAPABILITIES]))
+          return error(message.id, -32602, 'Invalid params: missing _meta fields');
+        if (version !== MODERN)
+          return error(message.id, -32022, 'Unsupported protocol version', {
+            supported: [MODERN],
+            requested: version,
+          });
+        if (META_LEVEL in meta && !LEVELS.includes(meta[META_LEVEL]))
+          return error(message.id, -32602, 'Invalid log level');
+        const modernCtx = {
+          ...ctx,
+          revision: MODERN,
+          modern: true,
+          clientCapabilities: meta[META_CAPABILITIES],
+        };
         if (message.method === 'subscriptions/listen') return listen(message, modernCtx);
-        if (message.method === 'initialize' || message.method === 'ping' || message.method.startsWith('logging/')) {
+        if (
+          message.method === 'initialize' ||
+          message.method === 'ping' ||
+          message.method.startsWith('logging/')
+        ) {
           return error(message.id, -32601, `Method not found: ${message.method}`);
         }
-        return hooks.request ? hooks.request(message, modernCtx, (m = message) => answer(m, modernCtx)) : answer(message, modernCtx);
+        return hooks.request
+          ? hooks.request(message, modernCtx, (m = message) => answer(m, modernCtx))
+          : answer(message, modernCtx);
       }
       if (message.method === 'initialize') {
         if (state.revision !== undefined) return error(message.id, -32600, 'Already initialized');
         const requested = params.protocolVersion;
-        if (typeof requested !== 'string') return error(message.id, -32602, 'Invalid params: protocolVersion must be a string');
-        if (legacy.length === 0) return error(message.id, -32601, `This server supports ${MODERN} only`, { supported: [MODERN] });
+        if (typeof requested !== 'string')
+          return error(message.id, -32602, 'Invalid params: protocolVersion must be a string');
+        if (legacy.length === 0)
+          return error(message.id, -32601, `This server supports ${MODERN} only`, { supported: [MODERN] });
         const version = legacy.includes(requested) ? requested : legacy[legacy.length - 1];
         state.revision = version;
         const caps = { ...capabilities };
@@ -249,27 +329,40 @@ export function createCorpusServer(hooks = {}) {
       }
       if (message.method === 'ping' && state.revision === undefined) return result(message.id, {});
       if (state.revision === undefined) {
-        if (message.method === 'server/discover' && !modern) return error(message.id, -32601, 'Method not found');
-        return error(message.id, -32602, 'Invalid params: send initialize first, or name the protocol version in _meta');
+        if (message.method === 'server/discover' && !modern)
+          return error(message.id, -32601, 'Method not found');
+        return error(
+          message.id,
+          -32602,
+          'Invalid params: send initialize first, or name the protocol version in _meta',
+        );
       }
       if (!legacy.includes(state.revision)) return error(message.id, -32601, 'Method not found');
       const legacyCtx = { ...ctx, revision: state.revision };
       if (message.method === 'server/discover') return error(message.id, -32601, 'Method not found');
-      return hooks.request ? hooks.request(message, legacyCtx, (m = message) => answer(m, legacyCtx)) : answer(message, legacyCtx);
+      return hooks.request
+        ? hooks.request(message, legacyCtx, (m = message) => answer(m, legacyCtx))
+        : answer(message, legacyCtx);
     };
     const reply = run();
     if (reply === undefined || reply === null || reply === LISTENING) return;
     send(reply);
-    if (message.method === 'initialize' && 'result' in reply && hooks.afterInitialize) hooks.afterInitialize({ state, send });
+    if (message.method === 'initialize' && 'result' in reply && hooks.afterInitialize)
+      hooks.afterInitialize({ state, send });
   }
 
   const LISTENING = Symbol('listening');
   function listen(message, ctx) {
     const filter = isObject(message.params?.notifications) ? message.params.notifications : {};
     const acknowledged = {};
-    for (const key of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged']) if (filter[key] === true) acknowledged[key] = true;
+    for (const key of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'])
+      if (filter[key] === true) acknowledged[key] = true;
     const state = ctx.state;
-    state.send({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: { [META_SUBSCRIPTION]: message.id }, notifications: acknowledged } });
+    state.send({
+      jsonrpc: '2.0',
+      method: 'notifications/subscriptions/acknowledged',
+      params: { _meta: { [META_SUBSCRIPTION]: message.id }, notifications: acknowledged },
+    });
     state.inFlight.set(message.id, { stop: () => state.inFlight.delete(message.id) });
     if (state.onListen) state.onListen(message.id);
     return LISTENING;
@@ -319,7 +412,9 @@ export function serveHttp(server, port) {
     const origin = req.headers.origin;
     if (origin !== undefined && !/^https?:\/\/(localhost|127\.0\.0\.1)(:\d+)?$/.test(origin)) {
       res.writeHead(403, { 'content-type': 'application/json' });
-      return res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: 'Forbidden origin' } }));
+      return res.end(
+        JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: 'Forbidden origin' } }),
+      );
     }
     if (req.url !== '/mcp') {
       res.writeHead(404);
@@ -348,9 +443,21 @@ export function serveHttp(server, port) {
       // A subscription is an open event stream: the acknowledgment first, then nothing until the client leaves.
       const filter = isObject(parsed.params?.notifications) ? parsed.params.notifications : {};
       const acknowledged = {};
-      for (const key of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged']) if (filter[key] === true) acknowledged[key] = true;
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'x-accel-buffering': 'no', 'cache-control': 'no-cache' });
-      const ack = { jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': parsed.id }, notifications: acknowledged } };
+      for (const key of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'])
+        if (filter[key] === true) acknowledged[key] = true;
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'x-accel-buffering': 'no',
+        'cache-control': 'no-cache',
+      });
+      const ack = {
+        jsonrpc: '2.0',
+        method: 'notifications/subscriptions/acknowledged',
+        params: {
+          _meta: { 'io.modelcontextprotocol/subscriptionId': parsed.id },
+          notifications: acknowledged,
+        },
+      };
       res.write(`event: message\ndata: ${JSON.stringify(ack)}\n\n`);
       req.on('close', () => res.end());
       return;
@@ -360,19 +467,29 @@ export function serveHttp(server, port) {
     const params = isObject(parsed) && isObject(parsed.params) ? parsed.params : {};
     const meta = isObject(params._meta) ? params._meta : undefined;
     const modernRequest =
-      (meta !== undefined && 'io.modelcontextprotocol/protocolVersion' in meta) || req.headers['mcp-protocol-version'] === MODERN;
+      (meta !== undefined && 'io.modelcontextprotocol/protocolVersion' in meta) ||
+      req.headers['mcp-protocol-version'] === MODERN;
     let state;
     let status = 200;
     const extraHeaders = {};
     if (modernRequest || (!isObject(parsed) && !Array.isArray(parsed))) {
       state = server.newState(collect);
-      if (isObject(parsed) && typeof parsed.method === 'string' && meta !== undefined && 'io.modelcontextprotocol/protocolVersion' in meta) {
+      if (
+        isObject(parsed) &&
+        typeof parsed.method === 'string' &&
+        meta !== undefined &&
+        'io.modelcontextprotocol/protocolVersion' in meta
+      ) {
         const headerVersion = req.headers['mcp-protocol-version'];
         const headerMethod = req.headers['mcp-method'];
         const named = ['tools/call', 'resources/read', 'prompts/get'].includes(parsed.method);
         const bodyName = parsed.method === 'resources/read' ? params.uri : params.name;
         let headerName = req.headers['mcp-name'];
-        if (typeof headerName === 'string' && headerName.startsWith('=?base64?') && headerName.endsWith('?=')) {
+        if (
+          typeof headerName === 'string' &&
+          headerName.startsWith('=?base64?') &&
+          headerName.endsWith('?=')
+        ) {
           headerName = Buffer.from(headerName.slice(9, -2), 'base64').toString('utf8');
         }
         const mismatch =
@@ -415,7 +532,9 @@ export function serveHttp(server, port) {
       sessions.set(id, state);
       extraHeaders['mcp-session-id'] = id;
     }
-    const isRequest = (isObject(parsed) && 'id' in parsed && typeof parsed.method === 'string') || (Array.isArray(parsed) && parsed.some((m) => isObject(m) && 'id' in m));
+    const isRequest =
+      (isObject(parsed) && 'id' in parsed && typeof parsed.method === 'string') ||
+      (Array.isArray(parsed) && parsed.some((m) => isObject(m) && 'id' in m));
     if (!isRequest) {
       if (replies.length > 0) {
         res.writeHead(400, { 'content-type': 'application/json' });
@@ -426,7 +545,8 @@ export function serveHttp(server, port) {
     }
     const reply = replies.length === 1 ? replies[0] : replies;
     const code = reply?.error?.code;
-    if (modernRequest) status = code === -32601 ? 404 : code === -32602 || code === -32022 || code === -32021 ? 400 : 200;
+    if (modernRequest)
+      status = code === -32601 ? 404 : code === -32602 || code === -32022 || code === -32021 ? 400 : 200;
     if (modernRequest && hooks.modernStatus) status = hooks.modernStatus(code, status);
     res.writeHead(status, { 'content-type': 'application/json', ...extraHeaders });
     res.end(JSON.stringify(reply));
@@ -440,7 +560,9 @@ export function serveHttp(server, port) {
       else handle(req, res, body);
     });
   });
-  http.listen(port, '127.0.0.1', () => process.stderr.write(`corpus server on http://127.0.0.1:${http.address().port}/mcp\n`));
+  http.listen(port, '127.0.0.1', () =>
+    process.stderr.write(`corpus server on http://127.0.0.1:${http.address().port}/mcp\n`),
+  );
   const stop = () => http.close(() => process.exit(0));
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
@@ -502,7 +624,9 @@ export function serveSse(server, port) {
       else handle();
     });
   });
-  http.listen(port, '127.0.0.1', () => process.stderr.write(`corpus server on http://127.0.0.1:${http.address().port}/sse\n`));
+  http.listen(port, '127.0.0.1', () =>
+    process.stderr.write(`corpus server on http://127.0.0.1:${http.address().port}/sse\n`),
+  );
   const stop = () => {
     http.closeAllConnections();
     http.close(() => process.exit(0));

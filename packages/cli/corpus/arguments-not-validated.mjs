@@ -6,6 +6,16 @@ import { main } from './_server.mjs';
 main({
   callTool(_name, args, ctx, id) {
     const result = { content: [{ type: 'text', text: String(args.text) }] };
-    return { jsonrpc: '2.0', id, result: ctx.modern ? { ...result, resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'corpus', version: '1' } } } : result };
+    return {
+      jsonrpc: '2.0',
+      id,
+      result: ctx.modern
+        ? {
+            ...result,
+            resultType: 'complete',
+            _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'corpus', version: '1' } },
+          }
+        : result,
+    };
   },
 });

@@ -11,8 +11,10 @@ main({
     const message = tryParse(body);
     const version = message?.params?._meta?.['io.modelcontextprotocol/protocolVersion'];
     // Only headers that are present get overwritten with the body's values: missing ones stay missing.
-    if (typeof version === 'string' && req.headers['mcp-protocol-version'] !== undefined) req.headers['mcp-protocol-version'] = version;
-    if (typeof message?.method === 'string' && req.headers['mcp-method'] !== undefined) req.headers['mcp-method'] = message.method;
+    if (typeof version === 'string' && req.headers['mcp-protocol-version'] !== undefined)
+      req.headers['mcp-protocol-version'] = version;
+    if (typeof message?.method === 'string' && req.headers['mcp-method'] !== undefined)
+      req.headers['mcp-method'] = message.method;
     const name = message?.method === 'resources/read' ? message?.params?.uri : message?.params?.name;
     if (typeof name === 'string' && req.headers['mcp-name'] !== undefined) req.headers['mcp-name'] = name;
     next();

@@ -6,4 +6,8 @@
 import { CONFIRM_TOOL, confirmTool } from './_mrtr.mjs';
 import { ECHO_TOOL, main } from './_server.mjs';
 
-main({ tools: [ECHO_TOOL, CONFIRM_TOOL], callTool: confirmTool(), modernStatus: (code, status) => (code === -32021 ? 200 : status) });
+main({
+  tools: [ECHO_TOOL, CONFIRM_TOOL],
+  callTool: confirmTool(),
+  modernStatus: (code, status) => (code === -32021 ? 200 : status),
+});

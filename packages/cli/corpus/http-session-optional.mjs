@@ -14,7 +14,12 @@ main({
       if (headers?.['mcp-session-id']) last = headers['mcp-session-id'];
       return writeHead(status, headers);
     };
-    if (req.method === 'POST' && req.headers['mcp-session-id'] === undefined && tryParse(body)?.method !== 'initialize' && last) {
+    if (
+      req.method === 'POST' &&
+      req.headers['mcp-session-id'] === undefined &&
+      tryParse(body)?.method !== 'initialize' &&
+      last
+    ) {
       req.headers['mcp-session-id'] = last;
     }
     next();

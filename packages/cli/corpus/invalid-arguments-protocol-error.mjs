@@ -7,7 +7,8 @@ import { main } from './_server.mjs';
 main({
   revisions: ['2025-11-25'],
   callTool(_name, args, _ctx, id) {
-    if (typeof args.text !== 'string') return { jsonrpc: '2.0', id, error: { code: -32602, message: 'Invalid arguments' } };
+    if (typeof args.text !== 'string')
+      return { jsonrpc: '2.0', id, error: { code: -32602, message: 'Invalid arguments' } };
     return undefined;
   },
 });

@@ -7,7 +7,13 @@ main({
   line(text, state, next) {
     const message = tryParse(text);
     if (message === undefined || message === null) return next();
-    if (message && typeof message === 'object' && !Array.isArray(message) && 'id' in message && (typeof message.method !== 'string' || message.jsonrpc !== '2.0')) {
+    if (
+      message &&
+      typeof message === 'object' &&
+      !Array.isArray(message) &&
+      'id' in message &&
+      (typeof message.method !== 'string' || message.jsonrpc !== '2.0')
+    ) {
       state.send({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } });
       return;
     }

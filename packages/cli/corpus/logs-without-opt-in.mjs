@@ -7,7 +7,12 @@ import { main } from './_server.mjs';
 main({
   revisions: ['2026-07-28'],
   request(message, ctx, next) {
-    if (message.method === 'tools/call') ctx.state.send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'calling a tool' } });
+    if (message.method === 'tools/call')
+      ctx.state.send({
+        jsonrpc: '2.0',
+        method: 'notifications/message',
+        params: { level: 'info', data: 'calling a tool' },
+      });
     return next();
   },
 });

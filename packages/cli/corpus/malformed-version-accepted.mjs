@@ -8,7 +8,15 @@ main({
     const message = tryParse(text);
     if (message === undefined || message === null) return next();
     if (message.method === 'initialize' && typeof message.params?.protocolVersion === 'number') {
-      state.send({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'corpus', version: '1' } } });
+      state.send({
+        jsonrpc: '2.0',
+        id: message.id,
+        result: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          serverInfo: { name: 'corpus', version: '1' },
+        },
+      });
       return;
     }
     next();

@@ -5,7 +5,8 @@ import { main } from './_server.mjs';
 
 main({
   request(message, _ctx, next) {
-    if (message.method === 'validator/no-such-method') return { jsonrpc: '2.0', id: message.id, error: { code: -32603, message: 'Internal error' } };
+    if (message.method === 'validator/no-such-method')
+      return { jsonrpc: '2.0', id: message.id, error: { code: -32603, message: 'Internal error' } };
     return next();
   },
 });

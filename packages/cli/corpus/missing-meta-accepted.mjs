@@ -9,12 +9,21 @@ main({
   line(text, state, next) {
     const message = tryParse(text);
     const meta = message?.params?._meta;
-    const complete = meta && 'io.modelcontextprotocol/protocolVersion' in meta && 'io.modelcontextprotocol/clientCapabilities' in meta;
+    const complete =
+      meta &&
+      'io.modelcontextprotocol/protocolVersion' in meta &&
+      'io.modelcontextprotocol/clientCapabilities' in meta;
     if (message?.method === 'server/discover' && !complete) {
       state.send({
         jsonrpc: '2.0',
         id: message.id,
-        result: { supportedVersions: ['2026-07-28'], capabilities: {}, resultType: 'complete', ttlMs: 0, cacheScope: 'public' },
+        result: {
+          supportedVersions: ['2026-07-28'],
+          capabilities: {},
+          resultType: 'complete',
+          ttlMs: 0,
+          cacheScope: 'public',
+        },
       });
       return;
     }

@@ -14,7 +14,11 @@ main({
       state.send({
         jsonrpc: '2.0',
         id: message.id,
-        result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'corpus', version: '1' } },
+        result: {
+          protocolVersion: '2025-06-18',
+          capabilities: { tools: {} },
+          serverInfo: { name: 'corpus', version: '1' },
+        },
       });
       return;
     }

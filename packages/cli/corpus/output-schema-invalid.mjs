@@ -16,6 +16,10 @@ main({
   tools: [ECHO_TOOL, SUM],
   callTool(name, _args, _ctx, id) {
     if (name !== 'total') return undefined;
-    return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: '{"n":3}' }], structuredContent: { n: 3 } } };
+    return {
+      jsonrpc: '2.0',
+      id,
+      result: { content: [{ type: 'text', text: '{"n":3}' }], structuredContent: { n: 3 } },
+    };
   },
 });

@@ -3,4 +3,7 @@
 // revisions: 2025-11-25
 import { PROMPT, main } from './_server.mjs';
 
-main({ revisions: ['2025-11-25'], prompts: [{ ...PROMPT, description: `A greeting. ${'Be very polite. '.repeat(200)}` }] });
+main({
+  revisions: ['2025-11-25'],
+  prompts: [{ ...PROMPT, description: `A greeting. ${'Be very polite. '.repeat(200)}` }],
+});

@@ -7,7 +7,8 @@ main({
   line(text, _state, next) {
     const message = tryParse(text);
     if (message === undefined || message === null) return next();
-    if (typeof message.method === 'string' && message.method.startsWith('notifications/') && 'id' in message) return;
+    if (typeof message.method === 'string' && message.method.startsWith('notifications/') && 'id' in message)
+      return;
     next();
   },
 });

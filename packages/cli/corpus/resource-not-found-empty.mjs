@@ -9,7 +9,17 @@ main({
   request(message, _ctx, next) {
     const reply = next();
     if (message.method === 'resources/read' && reply.error) {
-      return { jsonrpc: '2.0', id: message.id, result: { contents: [], resultType: 'complete', ttlMs: 0, cacheScope: 'private', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'corpus', version: '1' } } } };
+      return {
+        jsonrpc: '2.0',
+        id: message.id,
+        result: {
+          contents: [],
+          resultType: 'complete',
+          ttlMs: 0,
+          cacheScope: 'private',
+          _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'corpus', version: '1' } },
+        },
+      };
     }
     return reply;
   },

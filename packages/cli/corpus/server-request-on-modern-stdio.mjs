@@ -8,7 +8,15 @@ main({
   revisions: ['2026-07-28'],
   request(message, ctx, next) {
     if (message.method === 'tools/call') {
-      ctx.state.send({ jsonrpc: '2.0', id: 'ask-1', method: 'elicitation/create', params: { message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } } });
+      ctx.state.send({
+        jsonrpc: '2.0',
+        id: 'ask-1',
+        method: 'elicitation/create',
+        params: {
+          message: 'Name?',
+          requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+        },
+      });
     }
     return next();
   },

@@ -5,7 +5,11 @@
 import { ECHO_TOOL, main } from './_server.mjs';
 
 let flip = false;
-const OTHER = { name: 'other', description: 'Another tool', inputSchema: { type: 'object', additionalProperties: false } };
+const OTHER = {
+  name: 'other',
+  description: 'Another tool',
+  inputSchema: { type: 'object', additionalProperties: false },
+};
 main({
   revisions: ['2026-07-28'],
   tools: [ECHO_TOOL, OTHER],

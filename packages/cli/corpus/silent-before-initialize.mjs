@@ -9,7 +9,14 @@ main({
   line(text, state, next) {
     const message = tryParse(text);
     if (message === undefined || message === null) return next();
-    if (state.revision === undefined && 'id' in message && message.method !== 'initialize' && message.method !== 'ping' && !message.params?._meta) return;
+    if (
+      state.revision === undefined &&
+      'id' in message &&
+      message.method !== 'initialize' &&
+      message.method !== 'ping' &&
+      !message.params?._meta
+    )
+      return;
     next();
   },
 });

@@ -8,6 +8,13 @@ import { main } from './_server.mjs';
 main({
   revisions: ['2024-11-05'],
   sseOpen(event) {
-    event('message', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'hello' } }));
+    event(
+      'message',
+      JSON.stringify({
+        jsonrpc: '2.0',
+        method: 'notifications/message',
+        params: { level: 'info', data: 'hello' },
+      }),
+    );
   },
 });

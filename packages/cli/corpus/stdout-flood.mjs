@@ -5,7 +5,12 @@
 // timeout: 8000
 import { ECHO_TOOL, main } from './_server.mjs';
 
-const CHATTY = { name: 'chatty', description: 'Talks a lot', inputSchema: { type: 'object', additionalProperties: false }, annotations: { readOnlyHint: true } };
+const CHATTY = {
+  name: 'chatty',
+  description: 'Talks a lot',
+  inputSchema: { type: 'object', additionalProperties: false },
+  annotations: { readOnlyHint: true },
+};
 main({
   revisions: ['2025-11-25'],
   tools: [ECHO_TOOL, CHATTY],

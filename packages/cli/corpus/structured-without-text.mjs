@@ -14,7 +14,20 @@ main({
   tools: [ECHO_TOOL, NOW],
   callTool(name, _args, ctx, id) {
     if (name !== 'now') return undefined;
-    const result = { content: [{ type: 'text', text: 'It is now.' }], structuredContent: { iso: '2026-01-01T00:00:00Z' } };
-    return { jsonrpc: '2.0', id, result: ctx.modern ? { ...result, resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'corpus', version: '1' } } } : result };
+    const result = {
+      content: [{ type: 'text', text: 'It is now.' }],
+      structuredContent: { iso: '2026-01-01T00:00:00Z' },
+    };
+    return {
+      jsonrpc: '2.0',
+      id,
+      result: ctx.modern
+        ? {
+            ...result,
+            resultType: 'complete',
+            _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'corpus', version: '1' } },
+          }
+        : result,
+    };
   },
 });

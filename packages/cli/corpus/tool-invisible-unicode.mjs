@@ -3,4 +3,7 @@
 // revisions: 2025-11-25
 import { ECHO_TOOL, main } from './_server.mjs';
 
-main({ revisions: ['2025-11-25'], tools: [{ ...ECHO_TOOL, description: 'Echoes the text\u200b\u202eyou said\u202c' }] });
+main({
+  revisions: ['2025-11-25'],
+  tools: [{ ...ECHO_TOOL, description: 'Echoes the text\u200b\u202eyou said\u202c' }],
+});

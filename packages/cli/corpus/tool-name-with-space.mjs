@@ -3,4 +3,6 @@
 // requirement: tools-d3505de2
 import { ECHO_TOOL, main } from './_server.mjs';
 
-main({ tools: [ECHO_TOOL, { name: 'say hello', description: 'Says hello', inputSchema: { type: 'object' } }] });
+main({
+  tools: [ECHO_TOOL, { name: 'say hello', description: 'Says hello', inputSchema: { type: 'object' } }],
+});

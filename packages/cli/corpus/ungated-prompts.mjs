@@ -8,7 +8,19 @@ main({
   request(message, ctx, next) {
     if (message.method === 'prompts/list') {
       const result = { prompts: [] };
-      return { jsonrpc: '2.0', id: message.id, result: ctx.modern ? { ...result, resultType: 'complete', ttlMs: 0, cacheScope: 'public', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'corpus', version: '1' } } } : result };
+      return {
+        jsonrpc: '2.0',
+        id: message.id,
+        result: ctx.modern
+          ? {
+              ...result,
+              resultType: 'complete',
+              ttlMs: 0,
+              cacheScope: 'public',
+              _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'corpus', version: '1' } },
+            }
+          : result,
+      };
     }
     return next();
   },

@@ -11,7 +11,12 @@ main({
     if (message === undefined || message === null) return next();
     next();
     if (message.method === 'notifications/initialized') {
-      state.send({ jsonrpc: '2.0', id: 'sampling-1', method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 10 } });
+      state.send({
+        jsonrpc: '2.0',
+        id: 'sampling-1',
+        method: 'sampling/createMessage',
+        params: { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 10 },
+      });
     }
   },
 });

@@ -6,7 +6,8 @@ import { main } from './_server.mjs';
 main({
   request(message, _ctx, next) {
     const reply = next();
-    if (message.method === 'prompts/get' && reply.error && reply.error.message.startsWith('Unknown prompt')) reply.error.code = -32601;
+    if (message.method === 'prompts/get' && reply.error && reply.error.message.startsWith('Unknown prompt'))
+      reply.error.code = -32601;
     return reply;
   },
 });

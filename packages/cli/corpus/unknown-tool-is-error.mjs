@@ -7,7 +7,11 @@ main({
   request(message, ctx, next) {
     if (message.method === 'tools/call' && message.params?.name !== 'echo') {
       const result = { content: [{ type: 'text', text: 'Unknown tool' }], isError: true };
-      return { jsonrpc: '2.0', id: message.id, result: ctx.modern ? { ...result, resultType: 'complete' } : result };
+      return {
+        jsonrpc: '2.0',
+        id: message.id,
+        result: ctx.modern ? { ...result, resultType: 'complete' } : result,
+      };
     }
     return next();
   },

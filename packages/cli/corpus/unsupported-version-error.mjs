@@ -8,7 +8,11 @@ main({
     const message = tryParse(text);
     if (message === undefined || message === null) return next();
     if (message.method === 'initialize' && message.params?.protocolVersion === '1999-01-01') {
-      state.send({ jsonrpc: '2.0', id: message.id, error: { code: -32602, message: 'Unsupported protocol version' } });
+      state.send({
+        jsonrpc: '2.0',
+        id: message.id,
+        error: { code: -32602, message: 'Unsupported protocol version' },
+      });
       return;
     }
     next();

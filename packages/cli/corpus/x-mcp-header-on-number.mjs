@@ -7,7 +7,11 @@ import { ECHO_TOOL, main } from './_server.mjs';
 const SCALE = {
   name: 'scale',
   description: 'Scales a value',
-  inputSchema: { type: 'object', properties: { factor: { type: 'number', 'x-mcp-header': 'Factor' } }, additionalProperties: false },
+  inputSchema: {
+    type: 'object',
+    properties: { factor: { type: 'number', 'x-mcp-header': 'Factor' } },
+    additionalProperties: false,
+  },
   annotations: { readOnlyHint: true },
 };
 main({
@@ -15,6 +19,14 @@ main({
   tools: [ECHO_TOOL, SCALE],
   callTool(name, _args, ctx, id) {
     if (name !== 'scale') return undefined;
-    return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'scaled' }], resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'corpus', version: '1' } } } };
+    return {
+      jsonrpc: '2.0',
+      id,
+      result: {
+        content: [{ type: 'text', text: 'scaled' }],
+        resultType: 'complete',
+        _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'corpus', version: '1' } },
+      },
+    };
   },
 });

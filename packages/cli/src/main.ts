@@ -19,9 +19,13 @@ if (command === undefined || command === '--help' || command === 'help') {
       env: process.env,
     });
   } catch (error) {
-    process.stderr.write(`mcpengine validate: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `mcpengine validate: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exitCode = 2;
   }
+  // Everything is written and every server stopped: a timer some probe left behind must not hold the exit up.
+  setTimeout(() => process.exit(), 1000).unref();
 } else {
   process.stderr.write(`Unknown command: ${command}\n\n${USAGE}`);
   process.exitCode = 2;

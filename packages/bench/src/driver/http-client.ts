@@ -5,15 +5,40 @@
  */
 import { connect, type Socket } from 'node:net';
 
-export interface HttpResponse {
-  status: number;
-  /** Header names in lower case. */
-  headers: Map<string, string>;
-  body: string;
+/** The body of a JSON response longer than this is only decoded at its ends unless someone asks for it all. */
+const PROBE_BYTES = 512;
+
+/** A response as received: the body is decoded only when asked (a large list need not be decoded to be counted). */
+export class HttpResponse {
+  #body: string | undefined;
+
+  constructor(
+    readonly status: number,
+    /** Header names in lower case. */
+    readonly headers: Map<string, string>,
+    readonly bytes: Buffer,
+  ) {}
+
+  get body(): string {
+    return (this.#body ??= this.bytes.toString('utf8'));
+  }
+
+  /**
+   * Enough of the body to find a JSON-RPC response's top-level id and tell success from failure: the whole
+   * body when it is short (or not plain JSON), else its first and last bytes. Top-level keys of a response are
+   * within those (`{"jsonrpc":"2.0","id":…,"result":` first, or `…,"jsonrpc":"2.0","id":…}` last).
+   */
+  probe(): string {
+    const bytes = this.bytes;
+    if (this.#body !== undefined || bytes.length <= 4 * PROBE_BYTES) return this.body;
+    if (!this.headers.get('content-type')?.startsWith('application/json')) return this.body;
+    return `${bytes.toString('latin1', 0, PROBE_BYTES)} … ${bytes.toString('latin1', bytes.length - PROBE_BYTES)}`;
+  }
 }
 
 const CRLF_CRLF = Buffer.from('\r\n\r\n');
 const CRLF = Buffer.from('\r\n');
+const EMPTY = Buffer.alloc(0);
 
 /**
  * Incremental parser for a stream of HTTP/1.1 responses. `push` bytes as they arrive; it returns every
@@ -83,12 +108,12 @@ export class ResponseParser {
     }
     const head = this.#head;
     const length = head.headers.get('content-length');
-    let body: string;
+    let body: Buffer;
     let consumed: number;
     if (length !== undefined) {
       const size = Number(length);
       if (buffer.length < head.bodyStart + size) return undefined;
-      body = buffer.toString('utf8', head.bodyStart, head.bodyStart + size);
+      body = buffer.subarray(head.bodyStart, head.bodyStart + size);
       consumed = head.bodyStart + size;
     } else if (head.headers.get('transfer-encoding')?.toLowerCase().includes('chunked')) {
       const chunks = readChunked(buffer, head.bodyStart);
@@ -96,7 +121,7 @@ export class ResponseParser {
       body = chunks.body;
       consumed = chunks.end;
     } else if (head.status === 204 || head.status === 304 || (head.status >= 100 && head.status < 200)) {
-      body = '';
+      body = EMPTY;
       consumed = head.bodyStart;
     } else {
       throw new Error(`HTTP response ${head.status} without Content-Length or chunked encoding`);
@@ -105,12 +130,12 @@ export class ResponseParser {
     this.#needed = 0;
     this.#chunked = false;
     this.#buffer = consumed === buffer.length ? Buffer.alloc(0) : buffer.subarray(consumed);
-    return { status: head.status, headers: head.headers, body };
+    return new HttpResponse(head.status, head.headers, body);
   }
 }
 
 /** Decodes a complete chunked body starting at `start`, or undefined when it has not fully arrived. */
-function readChunked(buffer: Buffer, start: number): { body: string; end: number } | undefined {
+function readChunked(buffer: Buffer, start: number): { body: Buffer; end: number } | undefined {
   const parts: Buffer[] = [];
   let at = start;
   for (;;) {
@@ -122,7 +147,7 @@ function readChunked(buffer: Buffer, start: number): { body: string; end: number
       // Optional trailers, then an empty line.
       const end = buffer.indexOf(CRLF_CRLF, lineEnd);
       if (end === -1) return undefined;
-      return { body: Buffer.concat(parts).toString('utf8'), end: end + 4 };
+      return { body: parts.length === 1 ? parts[0]! : Buffer.concat(parts), end: end + 4 };
     }
     const dataStart = lineEnd + 2;
     if (buffer.length < dataStart + size + 2) return undefined;

@@ -5,7 +5,7 @@
  */
 import { Agent, request as httpRequest } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { postHead, postRequest, RawHttpConnection, type HttpResponse } from './http-client.js';
+import { HttpResponse, postHead, postRequest, RawHttpConnection } from './http-client.js';
 import {
   InflightTable,
   measurementWindow,
@@ -87,11 +87,7 @@ function agentExchanger(
               if (value !== undefined)
                 responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
             }
-            done({
-              status: res.statusCode ?? 0,
-              headers: responseHeaders,
-              body: Buffer.concat(chunks).toString('utf8'),
-            });
+            done(new HttpResponse(res.statusCode ?? 0, responseHeaders, Buffer.concat(chunks)));
           });
           res.on('error', fail);
         },
@@ -107,6 +103,12 @@ function agentExchanger(
 export function rpcMessageOf(response: HttpResponse): string {
   if (response.status !== 200) throw new Error(`HTTP ${response.status}: ${response.body.slice(0, 300)}`);
   return messageFromBody(response.body, response.headers.get('content-type'));
+}
+
+/** Enough of the JSON-RPC message to read its id and outcome (see HttpResponse.probe). */
+function rpcProbeOf(response: HttpResponse): string {
+  if (response.status !== 200) throw new Error(`HTTP ${response.status}: ${response.body.slice(0, 300)}`);
+  return messageFromBody(response.probe(), response.headers.get('content-type'));
 }
 
 /** Runs one timed HTTP load, or (with `count`) exactly `count` requests. */
@@ -149,13 +151,13 @@ export async function runHttpLoad(options: HttpLoadOptions, count?: number): Pro
       prefix + id + suffix,
       (response) => {
         try {
-          const message = rpcMessageOf(response);
+          const probe = rpcProbeOf(response);
           const sentAt = table.close(id);
-          const read = fastResponseId(message);
+          const read = fastResponseId(probe);
           if (read !== id || sentAt < 0)
-            throw new Error(`response for id ${read}, expected ${id}: ${message.slice(0, 300)}`);
-          if (!looksSuccessful(message)) throw new Error(`request failed: ${message.slice(0, 300)}`);
-          if (stats.shouldVerify()) stats.verify(message, id, options.check);
+            throw new Error(`response for id ${read}, expected ${id}: ${probe.slice(0, 300)}`);
+          if (!looksSuccessful(probe)) throw new Error(`request failed: ${probe.slice(0, 300)}`);
+          if (stats.shouldVerify()) stats.verify(rpcMessageOf(response), id, options.check);
           if (measuring) stats.record(performance.now() - sentAt);
           else stats.completed++;
         } catch (error) {

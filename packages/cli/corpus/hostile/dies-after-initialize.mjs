@@ -14,7 +14,11 @@ process.stdin.on('data', (chunk) => {
       continue;
     }
     if (message.method === 'initialize') {
-      const result = { protocolVersion: message.params?.protocolVersion ?? '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'dies', version: '1' } };
+      const result = {
+        protocolVersion: message.params?.protocolVersion ?? '2025-11-25',
+        capabilities: { tools: {} },
+        serverInfo: { name: 'dies', version: '1' },
+      };
       process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: message.id, result })}\n`);
     } else if ('id' in message) {
       process.stdout.write('{"jsonrpc":"2.0","id":', () => process.exit(1));

@@ -11,4 +11,6 @@ const server = createServer((req, res) => {
     setTimeout(() => res.socket?.destroy(), 50);
   });
 });
-server.listen(port, '127.0.0.1', () => process.stderr.write(`hostile server on http://127.0.0.1:${server.address().port}/mcp\n`));
+server.listen(port, '127.0.0.1', () =>
+  process.stderr.write(`hostile server on http://127.0.0.1:${server.address().port}/mcp\n`),
+);

@@ -4,7 +4,8 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 
 const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
-if (process.env.PID_FILE) writeFileSync(process.env.PID_FILE, `${process.pid}\n${child.pid}\n`, { flag: 'a' });
+if (process.env.PID_FILE)
+  writeFileSync(process.env.PID_FILE, `${process.pid}\n${child.pid}\n`, { flag: 'a' });
 process.on('SIGTERM', () => {});
 process.stdin.resume();
 process.stdin.on('end', () => {});

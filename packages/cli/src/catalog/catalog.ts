@@ -4,7 +4,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CATALOG_DIR } from '../paths.js';
-import { bindsServer, isCovered, isTestable, type CatalogFile, type Requirement, type Revision } from './model.js';
+import {
+  bindsServer,
+  isCovered,
+  isTestable,
+  type CatalogFile,
+  type Requirement,
+  type Revision,
+} from './model.js';
 
 const cache = new Map<Revision, CatalogFile>();
 

@@ -12,7 +12,7 @@
  *
  * `--check` writes nothing and exits 1 when a committed file differs from what would be written.
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CATALOG_DIR, PACKAGE_DIR, SCHEMA_DIR } from '../paths.js';
@@ -118,7 +118,11 @@ export function readDescriptive(): DescriptiveEntry[] {
 /** The page as plain prose, for checking that a descriptive statement's fragments still occur in it. */
 function pageText(specDir: string, revision: Revision, page: string): string {
   const blocks = markdownBlocks(readFileSync(join(specDir, revision, 'docs', page), 'utf8'));
-  return blocks.map((block) => block.text).join(' ').replace(/\s+/g, ' ').toLowerCase();
+  return blocks
+    .map((block) => block.text)
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .toLowerCase();
 }
 
 /** Descriptive statements as requirements; throws when a fragment no longer occurs in its page. */
@@ -129,7 +133,9 @@ export function descriptiveRequirements(specDir: string, revision: Revision): Re
       const text = pageText(specDir, revision, entry.page);
       const missing = entry.fragments.filter((fragment) => !text.includes(fragment.toLowerCase()));
       if (missing.length > 0) {
-        throw new Error(`descriptive statement ${entry.key}: ${revision}/${entry.page} no longer says ${missing.map((m) => JSON.stringify(m)).join(', ')}`);
+        throw new Error(
+          `descriptive statement ${entry.key}: ${revision}/${entry.page} no longer says ${missing.map((m) => JSON.stringify(m)).join(', ')}`,
+        );
       }
       return {
         id: `${pageKey(entry.page)}-d-${entry.key}`,
@@ -156,7 +162,10 @@ export interface ExtractResult {
   readonly retired: readonly string[];
 }
 
-export function buildCatalog(specDir: string, classification: Readonly<Record<string, Classification>>): ExtractResult {
+export function buildCatalog(
+  specDir: string,
+  classification: Readonly<Record<string, Classification>>,
+): ExtractResult {
   const all = REVISIONS.flatMap((revision) => extractRevision(specDir, revision));
   const revisionsOf = new Map<string, Revision[]>();
   for (const { id, revision } of all) {
@@ -252,16 +261,23 @@ async function main(): Promise<void> {
     }
   }
   const schemas: [string, string][] = [
-    ...REVISIONS.map((r): [string, string] => [join(specDir, r, 'schema.json'), join(SCHEMA_DIR, r, 'schema.json')]),
-    [join(specDir, 'extensions', 'tasks', 'schema.json'), join(SCHEMA_DIR, 'extensions', 'tasks', 'schema.json')],
+    ...REVISIONS.map((r): [string, string] => [
+      join(specDir, r, 'schema.json'),
+      join(SCHEMA_DIR, r, 'schema.json'),
+    ]),
+    [
+      join(specDir, 'extensions', 'tasks', 'schema.json'),
+      join(SCHEMA_DIR, 'extensions', 'tasks', 'schema.json'),
+    ],
   ];
+  // The schemas are copied as data (formatted like the rest of the repository): the same JSON, not the same bytes.
   for (const [from, to] of schemas) {
-    const same = existsSync(to) && readFileSync(to, 'utf8') === readFileSync(from, 'utf8');
-    if (same) continue;
+    const text = await formatJson(JSON.parse(readFileSync(from, 'utf8')), to);
+    if (existsSync(to) && readFileSync(to, 'utf8') === text) continue;
     stale++;
     if (!checkOnly) {
       mkdirSync(dirname(to), { recursive: true });
-      copyFileSync(from, to);
+      writeFileSync(to, text);
     }
   }
 

@@ -19,13 +19,7 @@ export const MODERN_REVISIONS: readonly Revision[] = ['2026-07-28'];
  * the others are kept so the catalog lists every statement of the pages, with the reason it is not checked.
  */
 export type Subject =
-  | 'server'
-  | 'both'
-  | 'client'
-  | 'host'
-  | 'authorization-server'
-  | 'intermediary'
-  | 'specification';
+  'server' | 'both' | 'client' | 'host' | 'authorization-server' | 'intermediary' | 'specification';
 
 /** Which transports a statement concerns. */
 export type TransportScope = 'any' | 'stdio' | 'http' | 'streamable-http' | 'sse';

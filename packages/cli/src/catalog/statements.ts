@@ -57,7 +57,7 @@ const ABBREVIATIONS = /\b(e\.g|i\.e|etc|vs|cf|approx|Dr|Mr|Ms|No)\.$/;
 export function splitSentences(text: string): string[] {
   const sentences: string[] = [];
   let start = 0;
-  const boundary = /[.!?]["')\]]?\s+(?=["'(\[]?[A-Z0-9`_-])/g;
+  const boundary = /[.!?]["')\]]?\s+(?=["'([]?[A-Z0-9`_-])/g;
   for (const match of text.matchAll(boundary)) {
     const end = match.index + match[0].trimEnd().length;
     const candidate = text.slice(start, end);
@@ -88,7 +88,10 @@ export function normativeStatements(blocks: readonly TextBlock[]): RawStatement[
     const sentences = splitSentences(block.text);
     const next = blocks[index + 1];
     const introducesList =
-      next?.kind === 'item' && next.leadIn !== undefined && next.leadIn === block.text && block.text.endsWith(':');
+      next?.kind === 'item' &&
+      next.leadIn !== undefined &&
+      next.leadIn === block.text &&
+      block.text.endsWith(':');
     const leadSentence = block.leadIn === undefined ? undefined : splitSentences(block.leadIn).at(-1);
     const blockHasKeyword = keywordsOf(block.text).length > 0;
 

@@ -20,14 +20,22 @@ export function corpusSuite(select: (entry: CorpusEntry, index: number) => boole
         expect([...result.broken]).toEqual([]);
       } else {
         // Exit 1 exactly when a MUST of the catalog failed (advisory lints and SHOULDs never fail a run).
-        const mustFailed = result.report.revisions.some((r) => r.requirements.some((v) => v.verdict === 'fail'));
+        const mustFailed = result.report.revisions.some((r) =>
+          r.requirements.some((v) => v.verdict === 'fail'),
+        );
         expect(result.report.exitCode).toBe(mustFailed ? 1 : 0);
         // Every failing check is charged to a statement of the spec, or is an advisory lint.
         for (const check of result.failing) {
           const charged = result.report.revisions.some((r) =>
-            r.requirements.some((v) => (v.verdict === 'fail' || v.verdict === 'warning') && (v.requirement.checks ?? []).some((ref) => ref === check || ref.startsWith(`${check}#`))),
+            r.requirements.some(
+              (v) =>
+                (v.verdict === 'fail' || v.verdict === 'warning') &&
+                (v.requirement.checks ?? []).some((ref) => ref === check || ref.startsWith(`${check}#`)),
+            ),
           );
-          expect(charged || checkDef(check)?.advisory === true, `${check} is charged to a requirement`).toBe(true);
+          expect(charged || checkDef(check)?.advisory === true, `${check} is charged to a requirement`).toBe(
+            true,
+          );
         }
       }
       for (const requirement of entry.requirements) expect([...result.broken]).toContain(requirement);

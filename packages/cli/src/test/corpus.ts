@@ -81,9 +81,17 @@ export interface StartOptions {
  * Starts an HTTP server process and waits for the announcement `announce` matches on its stdout or stderr (both
  * are read to the end, so a chatty server never blocks on a full pipe).
  */
-export function startHttpServer(command: string, args: readonly string[], announce: RegExp, options: StartOptions = {}): Promise<RunningServer> {
+export function startHttpServer(
+  command: string,
+  args: readonly string[],
+  announce: RegExp,
+  options: StartOptions = {},
+): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, [...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+    const child = spawn(command, [...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...options.env },
+    });
     let output = '';
     let announced = false;
     const exited = new Promise<void>((done) => child.once('exit', () => done()));
@@ -113,7 +121,12 @@ export function startHttpServer(command: string, args: readonly string[], announ
     }
     child.once('exit', (code) => {
       clearTimeout(timer);
-      if (!announced) reject(new Error(`${args.join(' ')} exited with ${String(code)} before announcing a URL; output: ${output}`));
+      if (!announced)
+        reject(
+          new Error(
+            `${args.join(' ')} exited with ${String(code)} before announcing a URL; output: ${output}`,
+          ),
+        );
     });
   });
 }
@@ -144,7 +157,8 @@ export function summarize(report: ValidationReport): EntryResult {
   const broken = new Set<string>();
   let warnings = 0;
   for (const revision of report.revisions) {
-    for (const [id, outcome] of Object.entries(revision.checks)) if (outcome.status === 'fail') failing.add(id);
+    for (const [id, outcome] of Object.entries(revision.checks))
+      if (outcome.status === 'fail') failing.add(id);
     for (const verdict of revision.requirements) {
       if (verdict.verdict === 'fail' || verdict.verdict === 'warning') broken.add(verdict.requirement.id);
       if (verdict.verdict === 'warning') warnings++;
@@ -156,18 +170,29 @@ export function summarize(report: ValidationReport): EntryResult {
 
 /** Validates one corpus entry on its transport; the server process is gone when this returns. */
 export async function validateEntry(entry: CorpusEntry): Promise<EntryResult> {
-  const settings = { requestTimeoutMs: entry.timeoutMs, probeTimeoutMs: 60_000, callTools: new Set<string>(), callAllTools: false };
+  const settings = {
+    requestTimeoutMs: entry.timeoutMs,
+    probeTimeoutMs: 60_000,
+    callTools: new Set<string>(),
+    callAllTools: false,
+  };
   let server: RunningServer | undefined;
   let target: Target;
   if (entry.transport === 'stdio') {
-    target = new StdioTarget({ command: process.execPath, args: [entry.path], env: {} }, entry.timeoutMs, entry.file);
+    target = new StdioTarget(
+      { command: process.execPath, args: [entry.path], env: {} },
+      entry.timeoutMs,
+      entry.file,
+    );
   } else {
-    server = await startHttpServer(process.execPath, [entry.path, entry.transport === 'sse' ? '--sse' : '--http', '--port', '0'], /corpus server on (\S+)/);
-    const options = {
-      url: server.url,
-      headers: entry.bearer === undefined ? {} : { Authorization: `Bearer ${entry.bearer}` },
-      timeoutMs: entry.timeoutMs,
-    };
+    server = await startHttpServer(
+      process.execPath,
+      [entry.path, entry.transport === 'sse' ? '--sse' : '--http', '--port', '0'],
+      /corpus server on (\S+)/,
+    );
+    const headers: Record<string, string> =
+      entry.bearer === undefined ? {} : { Authorization: `Bearer ${entry.bearer}` };
+    const options = { url: server.url, headers, timeoutMs: entry.timeoutMs };
     target = entry.transport === 'sse' ? new SseTarget(options) : new StreamableHttpTarget(options);
   }
   try {

@@ -29,7 +29,12 @@ export interface CommandIo {
 
 async function stdioTarget(options: ValidateOptions): Promise<Target> {
   const [command, ...args] = options.stdio!;
-  const launch = { command: command!, args, env: options.env, ...(options.cwd === undefined ? {} : { cwd: resolve(options.cwd) }) };
+  const launch = {
+    command: command!,
+    args,
+    env: options.env,
+    ...(options.cwd === undefined ? {} : { cwd: resolve(options.cwd) }),
+  };
   // Starting it once tells a missing command (a usage problem) from a server that misbehaves (a verdict).
   let probe: StdioServerProcess;
   try {
@@ -49,13 +54,20 @@ async function httpTarget(options: ValidateOptions, io: CommandIo): Promise<Targ
   if (options.transport === 'sse') return new SseTarget(http);
   // Auto: a Streamable HTTP endpoint answers a POST with JSON-RPC; an HTTP+SSE one opens a stream on GET.
   const probe = new HttpChannel(http);
-  const attempts = [initializeRequest(probe, '2025-11-25'), modernRequest(probe, '2026-07-28', 'server/discover')];
+  const attempts = [
+    initializeRequest(probe, '2025-11-25'),
+    modernRequest(probe, '2026-07-28', 'server/discover'),
+  ];
   let networkError: string | undefined;
   for (const message of attempts) {
     const call = await probe.call(message, { timeoutMs: options.timeoutMs });
     const exchange = probe.exchanges.at(-1);
     if (exchange?.networkError !== undefined) networkError = exchange.networkError;
-    if (exchange?.http.status === 401 && options.bearerEnv === undefined && headers['Authorization'] === undefined) {
+    if (
+      exchange?.http.status === 401 &&
+      options.bearerEnv === undefined &&
+      headers['Authorization'] === undefined
+    ) {
       await probe.close();
       throw new ConnectionError(
         `${options.url} requires authorization (HTTP 401${exchange.http.headers['www-authenticate'] ? `, ${exchange.http.headers['www-authenticate']}` : ''}): pass a token with --bearer-env VAR`,

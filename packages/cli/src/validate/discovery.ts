@@ -57,7 +57,9 @@ export async function discover(target: Target, timeoutMs: number): Promise<Disco
   const initialize = new Map<Revision, CallResult>();
   const spare = new Map<Revision | 'modern', Channel>();
   /** Opens a channel; keeps it when `keep` says so, closes it otherwise. */
-  const probe = async <T>(use: (channel: Channel) => Promise<{ value: T; keep?: Revision | 'modern' }>): Promise<T> => {
+  const probe = async <T>(
+    use: (channel: Channel) => Promise<{ value: T; keep?: Revision | 'modern' }>,
+  ): Promise<T> => {
     const channel = await target.open();
     let keep: Revision | 'modern' | undefined;
     try {
@@ -70,32 +72,45 @@ export async function discover(target: Target, timeoutMs: number): Promise<Disco
     }
   };
 
-  const modernProbe = target.kind === 'sse'
-    ? Promise.resolve(undefined)
-    : probe(async (channel) => {
-        const call = await channel.call(modernRequest(channel, MODERN_REVISION, 'server/discover'), { timeoutMs });
-        return { value: call, ...(resultOf(call) === undefined ? {} : { keep: 'modern' as const }) };
-      }).catch((error: unknown) => {
-        problems.push(`server/discover: ${error instanceof Error ? error.message : String(error)}`);
-        return undefined;
-      });
+  const modernProbe =
+    target.kind === 'sse'
+      ? Promise.resolve(undefined)
+      : probe(async (channel) => {
+          const call = await channel.call(modernRequest(channel, MODERN_REVISION, 'server/discover'), {
+            timeoutMs,
+          });
+          return { value: call, ...(resultOf(call) === undefined ? {} : { keep: 'modern' as const }) };
+        }).catch((error: unknown) => {
+          problems.push(`server/discover: ${error instanceof Error ? error.message : String(error)}`);
+          return undefined;
+        });
   const legacyProbes = legacyRevisions.map((revision) =>
     probe(async (channel) => {
       const call = await channel.call(initializeRequest(channel, revision), { timeoutMs });
       initialize.set(revision, call);
-      return { value: undefined, ...(resultOf(call)?.['protocolVersion'] === revision ? { keep: revision } : {}) };
+      return {
+        value: undefined,
+        ...(resultOf(call)?.['protocolVersion'] === revision ? { keep: revision } : {}),
+      };
     }).catch((error: unknown) => {
       problems.push(`initialize ${revision}: ${error instanceof Error ? error.message : String(error)}`);
     }),
   );
-  const unsupportedProbe = legacyRevisions.length === 0
-    ? Promise.resolve(undefined)
-    : probe(async (channel) => ({
-        value: await channel.call(initializeRequest(channel, UNSUPPORTED_VERSION), { timeoutMs }),
-      })).catch(() => undefined);
+  const unsupportedProbe =
+    legacyRevisions.length === 0
+      ? Promise.resolve(undefined)
+      : probe(async (channel) => ({
+          value: await channel.call(initializeRequest(channel, UNSUPPORTED_VERSION), { timeoutMs }),
+        })).catch(() => undefined);
 
-  const [discoverCall, , unsupported] = await Promise.all([modernProbe, Promise.all(legacyProbes), unsupportedProbe]);
-  const legacy = legacyRevisions.filter((revision) => resultOf(initialize.get(revision))?.['protocolVersion'] === revision);
+  const [discoverCall, , unsupported] = await Promise.all([
+    modernProbe,
+    Promise.all(legacyProbes),
+    unsupportedProbe,
+  ]);
+  const legacy = legacyRevisions.filter(
+    (revision) => resultOf(initialize.get(revision))?.['protocolVersion'] === revision,
+  );
   const discoverResult = resultOf(discoverCall);
   const versions = discoverResult?.['supportedVersions'];
   const modern =

@@ -28,14 +28,16 @@ export function clip(text: string, max = MAX_TEXT): string {
 const SENSITIVE_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization', 'x-api-key']);
 
 function headerLines(headers: Readonly<Record<string, string>>): string[] {
-  return Object.entries(headers).map(([name, value]) =>
-    `${name}: ${SENSITIVE_HEADERS.has(name.toLowerCase()) ? '«redacted»' : value}`,
+  return Object.entries(headers).map(
+    ([name, value]) => `${name}: ${SENSITIVE_HEADERS.has(name.toLowerCase()) ? '«redacted»' : value}`,
   );
 }
 
 export function httpRequestText(http: HttpInfo): string {
   const lines = [`${http.method} ${http.url}`, ...headerLines(http.requestHeaders)];
-  return clip(http.requestBody === undefined ? lines.join('\n') : `${lines.join('\n')}\n\n${http.requestBody}`);
+  return clip(
+    http.requestBody === undefined ? lines.join('\n') : `${lines.join('\n')}\n\n${http.requestBody}`,
+  );
 }
 
 export function httpResponseText(http: HttpInfo): string {
@@ -51,7 +53,8 @@ export function callEvidence(call: CallResult, label?: string, note?: string): E
   if (call.http) received = httpResponseText(call.http);
   else if (call.responseText !== undefined) received = clip(call.responseText);
   else if (call.failure === 'timeout') received = `(no response within ${call.elapsedMs} ms)`;
-  else received = `(the connection closed without a response${call.closedBecause === undefined ? '' : `: ${call.closedBecause}`})`;
+  else
+    received = `(the connection closed without a response${call.closedBecause === undefined ? '' : `: ${call.closedBecause}`})`;
   if (!call.http && call.during.length > 0 && call.responseText === undefined) {
     received = `${received}\nother messages received:\n${clip(call.during.map((r) => r.text).join('\n'), 1500)}`;
   }

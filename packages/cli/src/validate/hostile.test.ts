@@ -27,7 +27,15 @@ async function validate(args: string[]): Promise<{ code: number; report: Validat
 }
 
 function failing(report: ValidationReport): string[] {
-  return [...new Set(report.revisions.flatMap((r) => Object.entries(r.checks).filter(([, o]) => o.status === 'fail').map(([id]) => id)))].sort();
+  return [
+    ...new Set(
+      report.revisions.flatMap((r) =>
+        Object.entries(r.checks)
+          .filter(([, o]) => o.status === 'fail')
+          .map(([id]) => id),
+      ),
+    ),
+  ].sort();
 }
 
 function alive(pid: number): boolean {
@@ -52,16 +60,24 @@ describe('hostile stdio servers', () => {
       'lifecycle.version-malformed',
       'lifecycle.version-unsupported',
     ]);
-    expect(report.notes).toEqual(['the server negotiated no protocol revision; the handshake results are reported under 2025-11-25']);
+    expect(report.notes).toEqual([
+      'the server negotiated no protocol revision; the handshake results are reported under 2025-11-25',
+    ]);
     expect(trackedGroupCount()).toBe(0);
   }, 60_000);
 
   it('a server that crashes at start fails with its exit status and stderr as evidence', async () => {
     const { code, report } = await validate(['--stdio', stdio('crashes-at-start.mjs')]);
     expect(code).toBe(1);
-    const initialize = report.revisions[0]!.requirements.find((v) => v.requirement.id === 'lifecycle-f65a1a0e')!;
+    const initialize = report.revisions[0]!.requirements.find(
+      (v) => v.requirement.id === 'lifecycle-f65a1a0e',
+    )!;
     expect(initialize.verdict).toBe('fail');
-    expect(initialize.evidence.some((e) => e.received?.includes('exited with code 3; stderr: fatal: cannot load configuration') === true)).toBe(true);
+    expect(
+      initialize.evidence.some(
+        (e) => e.received?.includes('exited with code 3; stderr: fatal: cannot load configuration') === true,
+      ),
+    ).toBe(true);
     expect(trackedGroupCount()).toBe(0);
   }, 60_000);
 
@@ -76,7 +92,12 @@ describe('hostile stdio servers', () => {
   }, 60_000);
 
   it('a server that dies in the middle of a response fails the requests it left unanswered', async () => {
-    const { code, report } = await validate(['--stdio', stdio('dies-after-initialize.mjs'), '--revision', '2025-11-25']);
+    const { code, report } = await validate([
+      '--stdio',
+      stdio('dies-after-initialize.mjs'),
+      '--revision',
+      '2025-11-25',
+    ]);
     expect(code).toBe(1);
     const checks = report.revisions[0]!.checks;
     expect(checks['lifecycle.initialize-result']!.status).toBe('pass');
@@ -100,7 +121,9 @@ describe('hostile stdio servers', () => {
     expect(code).toBe(1);
     const checks = report.revisions[0]!.checks;
     expect(checks['stdio.bounded-output']!.status).toBe('fail');
-    expect(checks['stdio.bounded-output']!.message).toBe('the server wrote a line longer than 8388608 bytes to stdout; it was stopped');
+    expect(checks['stdio.bounded-output']!.message).toBe(
+      'the server wrote a line longer than 8388608 bytes to stdout; it was stopped',
+    );
     expect(checks['stdio.stdout-messages-only']!.status).toBe('fail');
     expect(checks['lifecycle.initialize-result']!.status).toBe('fail');
     expect(trackedGroupCount()).toBe(0);
@@ -108,7 +131,11 @@ describe('hostile stdio servers', () => {
 
   it('a command that cannot be started is a usage error (exit 2)', async () => {
     let stderr = '';
-    const code = await validateCommand(['--stdio', join(work, 'no-such-command')], { stdout: () => {}, stderr: (t) => void (stderr += t), env: {} });
+    const code = await validateCommand(['--stdio', join(work, 'no-such-command')], {
+      stdout: () => {},
+      stderr: (t) => void (stderr += t),
+      env: {},
+    });
     expect(code).toBe(2);
     expect(stderr).toContain('cannot start the server');
   });
@@ -116,23 +143,39 @@ describe('hostile stdio servers', () => {
 
 describe('hostile HTTP servers', () => {
   it('a server that accepts connections and never answers fails the handshake', async () => {
-    const server = await startHttpServer(process.execPath, [join(HOSTILE, 'http-hangs.mjs')], /hostile server on (\S+)/);
+    const server = await startHttpServer(
+      process.execPath,
+      [join(HOSTILE, 'http-hangs.mjs')],
+      /hostile server on (\S+)/,
+    );
     try {
       const { code, report } = await validate(['--url', server.url, '--transport', 'streamable-http']);
       expect(code).toBe(1);
-      expect(failing(report)).toEqual(['lifecycle.initialize-result', 'lifecycle.version-malformed', 'lifecycle.version-unsupported']);
-      expect(report.revisions[0]!.checks['lifecycle.initialize-result']!.message).toContain('no response within');
+      expect(failing(report)).toEqual([
+        'lifecycle.initialize-result',
+        'lifecycle.version-malformed',
+        'lifecycle.version-unsupported',
+      ]);
+      expect(report.revisions[0]!.checks['lifecycle.initialize-result']!.message).toContain(
+        'no response within',
+      );
     } finally {
       await server.stop();
     }
   }, 60_000);
 
   it('a server that cuts its event streams mid-event fails the handshake with the partial stream as evidence', async () => {
-    const server = await startHttpServer(process.execPath, [join(HOSTILE, 'http-cuts-stream.mjs')], /hostile server on (\S+)/);
+    const server = await startHttpServer(
+      process.execPath,
+      [join(HOSTILE, 'http-cuts-stream.mjs')],
+      /hostile server on (\S+)/,
+    );
     try {
       const { code, report } = await validate(['--url', server.url, '--transport', 'streamable-http']);
       expect(code).toBe(1);
-      const initialize = report.revisions[0]!.requirements.find((v) => v.requirement.id === 'lifecycle-f65a1a0e')!;
+      const initialize = report.revisions[0]!.requirements.find(
+        (v) => v.requirement.id === 'lifecycle-f65a1a0e',
+      )!;
       expect(initialize.verdict).toBe('fail');
       expect(initialize.evidence[0]!.received).toContain('data: {"jsonrpc":"2.0","id":');
     } finally {
@@ -142,7 +185,11 @@ describe('hostile HTTP servers', () => {
 
   it('an endpoint nobody listens on is a connection error (exit 2)', async () => {
     let stderr = '';
-    const code = await validateCommand(['--url', 'http://127.0.0.1:9/mcp', '--timeout', '1000'], { stdout: () => {}, stderr: (t) => void (stderr += t), env: {} });
+    const code = await validateCommand(['--url', 'http://127.0.0.1:9/mcp', '--timeout', '1000'], {
+      stdout: () => {},
+      stderr: (t) => void (stderr += t),
+      env: {},
+    });
     expect(code).toBe(2);
     expect(stderr).toContain('mcpengine validate:');
   });

@@ -14,7 +14,12 @@ import { trackedGroupCount } from './wire/processes.js';
 
 const ROOT = join(PACKAGE_DIR, '..', '..');
 const SERVER = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
-const SETTINGS = { requestTimeoutMs: 10_000, probeTimeoutMs: 60_000, callTools: new Set<string>(), callAllTools: false };
+const SETTINGS = {
+  requestTimeoutMs: 10_000,
+  probeTimeoutMs: 60_000,
+  callTools: new Set<string>(),
+  callAllTools: false,
+};
 
 /** `revision requirement verdict` lines documented for a transport. */
 function documented(transport: string): string[] {
@@ -23,14 +28,20 @@ function documented(transport: string): string[] {
   return rows
     .flatMap((row) => {
       const [, , revisions, requirement, , verdict] = row.split('|').map((cell) => cell.trim());
-      return revisions!.split(' ').map((revision) => `${revision} ${requirement!.replace(/`/g, '')} ${verdict!}`);
+      return revisions!
+        .split(' ')
+        .map((revision) => `${revision} ${requirement!.replace(/`/g, '')} ${verdict!}`);
     })
     .sort();
 }
 
 function reported(report: ValidationReport): string[] {
   return report.revisions
-    .flatMap((r) => r.requirements.filter((v) => v.verdict === 'fail' || v.verdict === 'warning').map((v) => `${r.revision} ${v.requirement.id} ${v.verdict}`))
+    .flatMap((r) =>
+      r.requirements
+        .filter((v) => v.verdict === 'fail' || v.verdict === 'warning')
+        .map((v) => `${r.revision} ${v.requirement.id} ${v.verdict}`),
+    )
     .sort();
 }
 
@@ -40,8 +51,19 @@ async function validate(target: Target): Promise<ValidationReport> {
 
 describe('@modelcontextprotocol/server-everything', () => {
   it('on stdio: exactly the documented failures', async () => {
-    const report = await validate(new StdioTarget({ command: process.execPath, args: [SERVER, 'stdio'], env: {} }, 10_000, 'server-everything'));
-    expect(report.revisions.map((r) => r.revision)).toEqual(['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']);
+    const report = await validate(
+      new StdioTarget(
+        { command: process.execPath, args: [SERVER, 'stdio'], env: {} },
+        10_000,
+        'server-everything',
+      ),
+    );
+    expect(report.revisions.map((r) => r.revision)).toEqual([
+      '2025-11-25',
+      '2025-06-18',
+      '2025-03-26',
+      '2024-11-05',
+    ]);
     expect(report.exitCode).toBe(1);
     expect(reported(report)).toEqual(documented('stdio'));
     expect(trackedGroupCount()).toBe(0);
@@ -49,12 +71,19 @@ describe('@modelcontextprotocol/server-everything', () => {
 
   it('on Streamable HTTP: exactly the documented failures', async () => {
     const port = await freePort();
-    const server = await startHttpServer(process.execPath, [SERVER, 'streamableHttp'], /listening on port (\d+)/, {
-      env: { PORT: String(port) },
-      url: (match) => `http://127.0.0.1:${match[1]!}/mcp`,
-    });
+    const server = await startHttpServer(
+      process.execPath,
+      [SERVER, 'streamableHttp'],
+      /listening on port (\d+)/,
+      {
+        env: { PORT: String(port) },
+        url: (match) => `http://127.0.0.1:${match[1]!}/mcp`,
+      },
+    );
     try {
-      const report = await validate(new StreamableHttpTarget({ url: server.url, headers: {}, timeoutMs: 10_000 }));
+      const report = await validate(
+        new StreamableHttpTarget({ url: server.url, headers: {}, timeoutMs: 10_000 }),
+      );
       expect(report.exitCode).toBe(1);
       expect(reported(report)).toEqual(documented('streamable-http'));
     } finally {

@@ -64,11 +64,15 @@ Exit codes: 0 every applicable MUST passed, 1 a MUST failed, 2 usage or connecti
 `;
 
 function positiveInt(name: string, value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) <= 0) throw new UsageError(`${name} needs a positive number of milliseconds, got ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value) || Number(value) <= 0)
+    throw new UsageError(`${name} needs a positive number of milliseconds, got ${JSON.stringify(value)}`);
   return Number(value);
 }
 
-export function parseValidateArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env): ValidateOptions {
+export function parseValidateArgs(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): ValidateOptions {
   let stdio: string[] | undefined;
   let url: string | undefined;
   let transport: ValidateOptions['transport'] = 'auto';
@@ -91,14 +95,17 @@ export function parseValidateArgs(argv: readonly string[], env: Readonly<Record<
 
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') && !arg.startsWith('--env=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith('--') && arg.includes('=') && !arg.startsWith('--env=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined];
     const value = (): string => {
       if (inline !== undefined) return inline;
       const next = argv[++i];
       if (next === undefined) throw new UsageError(`${flag} needs a value`);
       return next;
     };
-    switch (flag) {
+    switch (flag.startsWith('--env=') ? '--env=' : flag) {
       case '--stdio': {
         const line = value();
         try {
@@ -117,12 +124,14 @@ export function parseValidateArgs(argv: readonly string[], env: Readonly<Record<
         } catch {
           throw new UsageError(`--url: not a URL: ${url}`);
         }
-        if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`--url must be http or https, got ${parsed.protocol}`);
+        if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+          throw new UsageError(`--url must be http or https, got ${parsed.protocol}`);
         break;
       }
       case '--transport': {
         const t = value();
-        if (t !== 'auto' && t !== 'streamable-http' && t !== 'sse') throw new UsageError(`--transport must be auto, streamable-http or sse, got ${t}`);
+        if (t !== 'auto' && t !== 'streamable-http' && t !== 'sse')
+          throw new UsageError(`--transport must be auto, streamable-http or sse, got ${t}`);
         transport = t;
         break;
       }
@@ -191,14 +200,20 @@ export function parseValidateArgs(argv: readonly string[], env: Readonly<Record<
         throw new UsageError(`unknown option ${arg}`);
     }
   }
-  if ((stdio === undefined) === (url === undefined)) throw new UsageError('give exactly one of --stdio and --url');
-  if (stdio !== undefined && (transport !== 'auto' || Object.keys(headers).length > 0 || bearerEnv !== undefined)) {
+  if ((stdio === undefined) === (url === undefined))
+    throw new UsageError('give exactly one of --stdio and --url');
+  if (
+    stdio !== undefined &&
+    (transport !== 'auto' || Object.keys(headers).length > 0 || bearerEnv !== undefined)
+  ) {
     throw new UsageError('--transport, --header and --bearer-env apply to --url only');
   }
-  if (url !== undefined && (Object.keys(envVars).length > 0 || cwd !== undefined)) throw new UsageError('--env and --cwd apply to --stdio only');
+  if (url !== undefined && (Object.keys(envVars).length > 0 || cwd !== undefined))
+    throw new UsageError('--env and --cwd apply to --stdio only');
   if (bearerEnv !== undefined) {
     const token = env[bearerEnv];
-    if (token === undefined || token === '') throw new UsageError(`--bearer-env ${bearerEnv}: the variable is not set`);
+    if (token === undefined || token === '')
+      throw new UsageError(`--bearer-env ${bearerEnv}: the variable is not set`);
   }
   return {
     ...(stdio === undefined ? {} : { stdio }),

@@ -76,14 +76,29 @@ export interface RevisionOutcomes {
  * Several outcomes for the same check (a check exercised more than once) fold into one: any failure fails it,
  * else any pass passes it, else the first reason it did not run.
  */
-export function foldOutcomes(check: string, outcomes: readonly Outcome[], facet?: string): Outcome | undefined {
+export function foldOutcomes(
+  check: string,
+  outcomes: readonly Outcome[],
+  facet?: string,
+): Outcome | undefined {
   const mine = outcomes
     .filter((outcome) => outcome.check === check)
     .map((outcome): Outcome => {
       // Seen from one facet, a failure that breaks only other facets is a pass: the check looked, and found
       // nothing wrong with this rule.
-      if (facet === undefined || outcome.status !== 'fail' || outcome.facets === undefined || outcome.facets.includes(facet)) return outcome;
-      return { check, status: 'pass', message: `no ${facet} problem (the check’s failure concerns: ${outcome.facets.join(', ')})`, evidence: [] };
+      if (
+        facet === undefined ||
+        outcome.status !== 'fail' ||
+        outcome.facets === undefined ||
+        outcome.facets.includes(facet)
+      )
+        return outcome;
+      return {
+        check,
+        status: 'pass',
+        message: `no ${facet} problem (the check’s failure concerns: ${outcome.facets.join(', ')})`,
+        evidence: [],
+      };
     });
   if (mine.length === 0) return undefined;
   const failures = mine.filter((outcome) => outcome.status === 'fail');

@@ -3,7 +3,14 @@
  * catalog. Time is bounded at three levels (request, probe, whole run) and every process is gone at the end.
  */
 import { isRevision, type Revision } from '../catalog/model.js';
-import { eraOf, ProbeAbort, ProbeContext, RevisionState, SharedAnnotations, type RunSettings } from './checks/context.js';
+import {
+  eraOf,
+  ProbeAbort,
+  ProbeContext,
+  RevisionState,
+  SharedAnnotations,
+  type RunSettings,
+} from './checks/context.js';
 import { PROBES } from './checks/index.js';
 import { appliesTo, type Probe } from './checks/probe.js';
 import { discover, negotiatedRevisions, type Discovery } from './discovery.js';
@@ -27,12 +34,27 @@ export interface RunOptions {
 export const VALIDATOR = { name: 'mcpengine validate', version: '0.1.0' } as const;
 
 /** The probes that only read what the others produced, in PROBES order from the first of them on. */
-const PASSIVE = new Set(['stdio shutdown', 'logging opt-in', 'log and cancellation notifications', 'response ids', 'stdio output', 'negotiated capabilities']);
+const PASSIVE = new Set([
+  'stdio shutdown',
+  'logging opt-in',
+  'log and cancellation notifications',
+  'response ids',
+  'stdio output',
+  'negotiated capabilities',
+]);
 
 /** The probes that still make sense when the server could not even be initialized. */
-const WITHOUT_SESSION = new Set(['legacy handshake', 'server/discover and per-request versions', 'stdio output']);
+const WITHOUT_SESSION = new Set([
+  'legacy handshake',
+  'server/discover and per-request versions',
+  'stdio output',
+]);
 
-async function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => void): Promise<T | 'timeout'> {
+async function withTimeout<T>(
+  promise: Promise<T>,
+  ms: number,
+  onTimeout: () => void,
+): Promise<T | 'timeout'> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => {
@@ -51,7 +73,12 @@ async function runProbe(probe: Probe, state: RevisionState, deadline: number): P
   const ctx = new ProbeContext(state);
   const remaining = deadline - Date.now();
   if (remaining <= 0) {
-    return probe.checks.map((check) => ({ check, status: 'not-run', message: 'the run’s time limit was reached', evidence: [] }));
+    return probe.checks.map((check) => ({
+      check,
+      status: 'not-run',
+      message: 'the run’s time limit was reached',
+      evidence: [],
+    }));
   }
   let reason: string | undefined;
   const outcome = await withTimeout(
@@ -72,7 +99,13 @@ async function runProbe(probe: Probe, state: RevisionState, deadline: number): P
   if (outcome === 'timeout') await state.close();
   const done = new Set(outcomes.map((o) => o.check));
   for (const check of probe.checks) {
-    if (!done.has(check)) outcomes.push({ check, status: 'not-run', message: reason ?? `probe “${probe.name}” did not reach this check`, evidence: [] });
+    if (!done.has(check))
+      outcomes.push({
+        check,
+        status: 'not-run',
+        message: reason ?? `probe “${probe.name}” did not reach this check`,
+        evidence: [],
+      });
   }
   return outcomes;
 }
@@ -85,7 +118,9 @@ async function validateRevision(
 ): Promise<{ report: RevisionReport; serverInfo: unknown }> {
   const state = new RevisionState(revision, options.target, options.settings, discovery);
   const era = eraOf(revision);
-  state.profile = profileOf(era === 'modern' ? discovery.discoverResult : resultOf(discovery.initialize.get(revision)));
+  state.profile = profileOf(
+    era === 'modern' ? discovery.discoverResult : resultOf(discovery.initialize.get(revision)),
+  );
   const reachable = era === 'modern' ? discovery.modern : discovery.legacy.includes(revision);
   const outcomes: Outcome[] = [];
   try {
@@ -94,7 +129,12 @@ async function validateRevision(
       for (const probe of probes) {
         if (!reachable && !WITHOUT_SESSION.has(probe.name)) {
           for (const check of probe.checks) {
-            outcomes.push({ check, status: 'not-run', message: `the server does not negotiate ${revision}`, evidence: [] });
+            outcomes.push({
+              check,
+              status: 'not-run',
+              message: `the server does not negotiate ${revision}`,
+              evidence: [],
+            });
           }
           continue;
         }
@@ -114,7 +154,9 @@ async function validateRevision(
       runLane(active.filter((probe) => probe.lane !== 'isolated')),
     ]);
     await runLane(passive);
-    state.schema.finish((check, reason) => state.outcomes.push({ check, status: 'not-applicable', message: reason, evidence: [] }));
+    state.schema.finish((check, reason) =>
+      state.outcomes.push({ check, status: 'not-applicable', message: reason, evidence: [] }),
+    );
     outcomes.push(...state.outcomes);
   } finally {
     await state.close();
@@ -136,11 +178,14 @@ export async function runValidation(options: RunOptions): Promise<ValidationRepo
   try {
     const discovery = await discover(options.target, options.settings.requestTimeoutMs);
     notes.push(...discovery.problems);
-    let revisions: Revision[] = options.revisions !== undefined ? [...options.revisions] : negotiatedRevisions(discovery);
+    let revisions: Revision[] =
+      options.revisions !== undefined ? [...options.revisions] : negotiatedRevisions(discovery);
     if (revisions.length === 0) {
       // Nothing negotiated: report the handshake of the latest legacy revision, which failed.
       revisions = ['2025-11-25'];
-      notes.push('the server negotiated no protocol revision; the handshake results are reported under 2025-11-25');
+      notes.push(
+        'the server negotiated no protocol revision; the handshake results are reported under 2025-11-25',
+      );
     }
     for (const revision of revisions) {
       if (!isRevision(revision)) throw new Error(`unknown revision ${String(revision)}`);
@@ -155,7 +200,12 @@ export async function runValidation(options: RunOptions): Promise<ValidationRepo
     await Promise.all(
       Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
         for (let revision = queue.shift(); revision !== undefined; revision = queue.shift()) {
-          const { report, serverInfo: info } = await validateRevision(revision, runOptions, discovery, deadline);
+          const { report, serverInfo: info } = await validateRevision(
+            revision,
+            runOptions,
+            discovery,
+            deadline,
+          );
           if (revision >= '2025-03-26') annotations.settle();
           reports.push(report);
           serverInfo ??= info;
@@ -163,7 +213,10 @@ export async function runValidation(options: RunOptions): Promise<ValidationRepo
       }),
     );
     reports.sort((a, b) => (a.revision < b.revision ? 1 : -1));
-    if (Date.now() > deadline) notes.push(`the run’s time limit (${options.totalTimeoutMs} ms) was reached; remaining checks were not run`);
+    if (Date.now() > deadline)
+      notes.push(
+        `the run’s time limit (${options.totalTimeoutMs} ms) was reached; remaining checks were not run`,
+      );
     const failed = reports.some((report) => report.requirements.some((r) => r.verdict === 'fail'));
     const info = isObject(serverInfo) ? serverInfo : undefined;
     return {

@@ -15,7 +15,17 @@ export const SCHEMA_RESPONSE = defineCheck(
   'schema.response',
   'schema',
   'Every response validates against the official schema of the revision (result or error definition of its method)',
-  { facets: ['structure', 'id', 'result-type', 'result-type-value', 'error-code', 'input-required-where', 'input-required-shape'] },
+  {
+    facets: [
+      'structure',
+      'id',
+      'result-type',
+      'result-type-value',
+      'error-code',
+      'input-required-where',
+      'input-required-shape',
+    ],
+  },
 );
 export const SCHEMA_ENVELOPE = defineCheck(
   'schema.envelope',
@@ -86,7 +96,8 @@ export function envelopeProblems(message: unknown): EnvelopeProblem[] {
   if (!isObject(message)) return [{ text: 'not a JSON object', facet: 'jsonrpc' }];
   const problems: EnvelopeProblem[] = [];
   const add = (text: string, facet: string): void => void problems.push({ text, facet });
-  if (message['jsonrpc'] !== '2.0') add(`jsonrpc is ${JSON.stringify(message['jsonrpc'])}, not "2.0"`, 'jsonrpc');
+  if (message['jsonrpc'] !== '2.0')
+    add(`jsonrpc is ${JSON.stringify(message['jsonrpc'])}, not "2.0"`, 'jsonrpc');
   const hasResult = 'result' in message;
   const hasError = 'error' in message;
   if (hasResult && hasError) add('both result and error are set', 'not-both');
@@ -107,8 +118,10 @@ export function envelopeProblems(message: unknown): EnvelopeProblem[] {
   if (!('id' in message)) add('no id', 'id');
   else if (id === null) {
     const code = isObject(message['error']) ? message['error']['code'] : undefined;
-    if (code !== -32700 && code !== -32600) add('id is null, which only -32700 and -32600 errors may carry', 'id');
-  } else if (typeof id !== 'string' && typeof id !== 'number') add(`id ${JSON.stringify(id)} is not a string or number`, 'id');
+    if (code !== -32700 && code !== -32600)
+      add('id is null, which only -32700 and -32600 errors may carry', 'id');
+  } else if (typeof id !== 'string' && typeof id !== 'number')
+    add(`id ${JSON.stringify(id)} is not a string or number`, 'id');
   return problems;
 }
 
@@ -118,9 +131,11 @@ export function violationFacets(definition: string, errors: readonly string[]): 
   for (const error of errors) {
     if (/required property 'resultType'/.test(error)) facets.add('result-type');
     else if (/^\/result\/resultType .* is none of/.test(error)) facets.add('result-type-value');
-    else if (/^\/error\/code .*(must not be emitted|is reserved for the specification)/.test(error)) facets.add('error-code');
+    else if (/^\/error\/code .*(must not be emitted|is reserved for the specification)/.test(error))
+      facets.add('error-code');
     else if (/"input_required" must not answer/.test(error)) facets.add('input-required-where');
-    else if (definition === 'InputRequiredResult' || /inputRequests|requestState/.test(error)) facets.add('input-required-shape');
+    else if (definition === 'InputRequiredResult' || /inputRequests|requestState/.test(error))
+      facets.add('input-required-shape');
     else if (/^\/id\b/.test(error) || /required property 'id'/.test(error)) facets.add('id');
     else facets.add('structure');
   }
@@ -158,13 +173,27 @@ export class SchemaObserver {
   response(call: CallResult, method: string | undefined): void {
     this.messages(call.during);
     if (call.response === undefined) return;
-    this.#envelope(call.response, [{ label: `response to ${method ?? 'a request'}`, sent: call.sentText, received: call.responseText ?? '' }]);
-    const known = method !== undefined && wireOracle().schemas.revision(this.revision).methods.resultDefinitionFor(method);
+    this.#envelope(call.response, [
+      {
+        label: `response to ${method ?? 'a request'}`,
+        sent: call.sentText,
+        received: call.responseText ?? '',
+      },
+    ]);
+    const known =
+      method !== undefined &&
+      wireOracle().schemas.revision(this.revision).methods.resultDefinitionFor(method);
     this.#check(
       SCHEMA_RESPONSE,
       call.response,
       known ? method : undefined,
-      [{ label: `response to ${method ?? 'a request'}`, sent: call.sentText, received: call.responseText ?? '' }],
+      [
+        {
+          label: `response to ${method ?? 'a request'}`,
+          sent: call.sentText,
+          received: call.responseText ?? '',
+        },
+      ],
       call.http?.status,
     );
   }
@@ -180,7 +209,12 @@ export class SchemaObserver {
       if ('id' in message && message['method'].startsWith('notifications/')) {
         // A notification that carries an id: what the server meant is clear, and the id is what is wrong.
         this.#counts[SCHEMA_NOTIFICATION] = (this.#counts[SCHEMA_NOTIFICATION] ?? 0) + 1;
-        this.#record(SCHEMA_NOTIFICATION, `${String(message['method'])} carries an id (${JSON.stringify(message['id'])})`, evidence, ['id']);
+        this.#record(
+          SCHEMA_NOTIFICATION,
+          `${String(message['method'])} carries an id (${JSON.stringify(message['id'])})`,
+          evidence,
+          ['id'],
+        );
         continue;
       }
       const check = 'id' in message ? SCHEMA_SERVER_REQUEST : SCHEMA_NOTIFICATION;
@@ -193,13 +227,19 @@ export class SchemaObserver {
     if (this.#seen.has(received)) return;
     this.#seen.add(received);
     if (!isObject(received.message)) return;
-    const check = typeof received.message['method'] === 'string'
-      ? 'id' in received.message
-        ? SCHEMA_SERVER_REQUEST
-        : SCHEMA_NOTIFICATION
-      : SCHEMA_RESPONSE;
-    if (check === SCHEMA_RESPONSE) this.#envelope(received.message, [{ label: 'response to a raw message', sent, received: received.text }]);
-    this.#check(check, received.message, inReplyTo, [{ label: 'response to a raw message', sent, received: received.text }]);
+    const check =
+      typeof received.message['method'] === 'string'
+        ? 'id' in received.message
+          ? SCHEMA_SERVER_REQUEST
+          : SCHEMA_NOTIFICATION
+        : SCHEMA_RESPONSE;
+    if (check === SCHEMA_RESPONSE)
+      this.#envelope(received.message, [
+        { label: 'response to a raw message', sent, received: received.text },
+      ]);
+    this.#check(check, received.message, inReplyTo, [
+      { label: 'response to a raw message', sent, received: received.text },
+    ]);
   }
 
   /** JSON-RPC 2.0 §5 response rules, apart from what the result or error carries. */
@@ -207,7 +247,12 @@ export class SchemaObserver {
     this.#counts[SCHEMA_ENVELOPE] = (this.#counts[SCHEMA_ENVELOPE] ?? 0) + 1;
     const problems = envelopeProblems(message);
     if (problems.length === 0) return;
-    this.#record(SCHEMA_ENVELOPE, problems.map((p) => p.text).join('; '), evidence, problems.map((p) => p.facet));
+    this.#record(
+      SCHEMA_ENVELOPE,
+      problems.map((p) => p.text).join('; '),
+      evidence,
+      problems.map((p) => p.facet),
+    );
   }
 
   /** Records a failure, or counts it (with its facets) once a check has shown enough evidence. */
@@ -236,7 +281,13 @@ export class SchemaObserver {
     );
   }
 
-  #check(check: string, message: unknown, inReplyTo: string | undefined, evidence: Evidence[], _status?: number): void {
+  #check(
+    check: string,
+    message: unknown,
+    inReplyTo: string | undefined,
+    evidence: Evidence[],
+    _status?: number,
+  ): void {
     this.#metaKeys(message, evidence);
     const violation = wireOracle().check(message, {
       revision: this.revision,
@@ -255,8 +306,10 @@ export class SchemaObserver {
 
   /** Records the passes: how many messages validated. Call once, when the revision's probes are done. */
   finish(notApplicable: (check: string, reason: string) => void): void {
-    if (!this.#counts[SCHEMA_NOTIFICATION]) notApplicable(SCHEMA_NOTIFICATION, 'the server sent no notification');
-    if (!this.#counts[SCHEMA_SERVER_REQUEST]) notApplicable(SCHEMA_SERVER_REQUEST, 'the server sent no request');
+    if (!this.#counts[SCHEMA_NOTIFICATION])
+      notApplicable(SCHEMA_NOTIFICATION, 'the server sent no notification');
+    if (!this.#counts[SCHEMA_SERVER_REQUEST])
+      notApplicable(SCHEMA_SERVER_REQUEST, 'the server sent no request');
     for (const [check, count] of Object.entries(this.#counts)) {
       const failures = this.#failures.get(check) ?? 0;
       if (count > 0 && failures === 0) {
@@ -264,7 +317,12 @@ export class SchemaObserver {
       }
       if (failures > MAX_FAILURES_PER_CHECK) {
         const facets = [...(this.#unreported.get(check) ?? [])];
-        this.#recorder.fail(check, `${failures - MAX_FAILURES_PER_CHECK} more message(s) failed validation`, [], facets);
+        this.#recorder.fail(
+          check,
+          `${failures - MAX_FAILURES_PER_CHECK} more message(s) failed validation`,
+          [],
+          facets,
+        );
       }
     }
   }

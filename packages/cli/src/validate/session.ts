@@ -56,7 +56,11 @@ export function profileOf(result: JsonObject | undefined): ServerProfile | undef
   const capabilities = isObject(result['capabilities']) ? result['capabilities'] : {};
   const meta = isObject(result['_meta']) ? result['_meta'] : {};
   const fromMeta = meta[META.serverInfo];
-  const serverInfo = isObject(result['serverInfo']) ? result['serverInfo'] : isObject(fromMeta) ? fromMeta : undefined;
+  const serverInfo = isObject(result['serverInfo'])
+    ? result['serverInfo']
+    : isObject(fromMeta)
+      ? fromMeta
+      : undefined;
   return {
     capabilities,
     ...(serverInfo === undefined ? {} : { serverInfo }),
@@ -84,7 +88,12 @@ export class LegacySession {
   readonly profile: ServerProfile;
   readonly initializeCall: CallResult;
 
-  private constructor(channel: Channel, revision: Revision, profile: ServerProfile, initializeCall: CallResult) {
+  private constructor(
+    channel: Channel,
+    revision: Revision,
+    profile: ServerProfile,
+    initializeCall: CallResult,
+  ) {
     this.channel = channel;
     this.revision = revision;
     this.profile = profile;
@@ -100,9 +109,12 @@ export class LegacySession {
     revision: Revision,
     options: { capabilities?: JsonObject; timeoutMs?: number; clientInfo?: JsonObject } = {},
   ): Promise<{ session?: LegacySession; call: CallResult }> {
-    const call = await channel.call(initializeRequest(channel, revision, options.capabilities, options.clientInfo), {
-      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-    });
+    const call = await channel.call(
+      initializeRequest(channel, revision, options.capabilities, options.clientInfo),
+      {
+        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      },
+    );
     const result = resultOf(call);
     if (result === undefined || result['protocolVersion'] !== revision) return { call };
     (channel as Channel & SessionAware).negotiated?.(revision);
@@ -119,7 +131,8 @@ export class LegacySession {
 
   request(method: string, params?: JsonObject, options?: CallOptions): Promise<CallResult> {
     const id = this.channel.nextId();
-    const message = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
+    const message =
+      params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
     return this.channel.call(message, options);
   }
 

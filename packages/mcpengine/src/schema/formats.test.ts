@@ -237,6 +237,8 @@ const CASES: Record<string, { valid: string[]; invalid: string[] }> = {
       'https://example.org/foobar{.txt',
       'https://example.org/foobar<>.txt',
       'https://example.org/foobar%zz.txt',
+      'http://[2001:db8:7]/',
+      'http://[::1/',
     ],
   },
   'uri-reference': {
@@ -252,7 +254,14 @@ const CASES: Record<string, { valid: string[]; invalid: string[] }> = {
       '../relative',
       'a:b',
     ],
-    invalid: ['\\\\WINDOWS\\fileshare', 'abc#fragment#', 'http:// shouldfail.com', '#frag ment', '%zz'],
+    invalid: [
+      '\\\\WINDOWS\\fileshare',
+      'abc#fragment#',
+      'http:// shouldfail.com',
+      '#frag ment',
+      '%zz',
+      '//[1:2]/x',
+    ],
   },
   uuid: {
     valid: [

@@ -137,12 +137,22 @@ const RELATIVE_REF = new RegExp(
   `^(?://${AUTHORITY}${PATH_ABEMPTY}|${PATH_ABSOLUTE}|${PATH_NOSCHEME})?${TAIL}$`,
 );
 
+// The regular expressions above accept any hex/colon/dot run in brackets; the address itself is checked here.
+const BRACKETED_HOST = /^(?:[A-Za-z][A-Za-z0-9+.-]*:)?\/\/(?:[^/?#@]*@)?\[([^\]/?#]*)\]/;
+
+function ipLiteralOk(value: string): boolean {
+  const m = BRACKETED_HOST.exec(value);
+  if (m === null) return true;
+  const literal = m[1] as string;
+  return /^[vV][0-9A-Fa-f]+\./.test(literal) || isIpv6(literal);
+}
+
 export function isUri(value: string): boolean {
-  return URI.test(value);
+  return URI.test(value) && ipLiteralOk(value);
 }
 
 export function isUriReference(value: string): boolean {
-  return URI.test(value) || RELATIVE_REF.test(value);
+  return (URI.test(value) || RELATIVE_REF.test(value)) && ipLiteralOk(value);
 }
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;

@@ -63,6 +63,29 @@ export class InputRound {
   }
 }
 
+/**
+ * The part of `required` the client did not declare, or undefined when it declared everything. Nested keys count
+ * (e.g. `{ elicitation: { url: {} } }` needs `elicitation.url`).
+ */
+export function missingClientCapabilities(
+  required: ClientCapabilities,
+  declared: ClientCapabilities,
+): ClientCapabilities | undefined {
+  const missing: Record<string, unknown> = {};
+  for (const [key, need] of Object.entries(required)) {
+    const have = (declared as Record<string, unknown>)[key];
+    if (have === undefined || have === null) {
+      missing[key] = need;
+      continue;
+    }
+    if (typeof need === 'object' && need !== null && typeof have === 'object') {
+      const sub = missingClientCapabilities(need as ClientCapabilities, have as ClientCapabilities);
+      if (sub) missing[key] = sub;
+    }
+  }
+  return Object.keys(missing).length > 0 ? (missing as ClientCapabilities) : undefined;
+}
+
 /** A server MUST NOT send an input request the client has not declared support for (-32021 in the modern era). */
 export function requireCapability(request: InputRequest, capabilities: ClientCapabilities): void {
   switch (request.method) {

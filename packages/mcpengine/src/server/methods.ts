@@ -3,7 +3,7 @@
  * (envelopes, error codes, content types) come from the revision spec carried by each call.
  */
 import { ProtocolError } from '../protocol/errors.js';
-import { isLoggingLevel } from '../protocol/meta.js';
+import { isLoggingLevel, missingCapabilityError } from '../protocol/meta.js';
 import type { RevisionSpec } from '../protocol/revisions.js';
 import type {
   CacheScope,
@@ -14,6 +14,7 @@ import type {
 } from '../protocol/types.js';
 import type { Outbox } from '../rpc/outbox.js';
 import type { Caller, RequestContext } from './context.js';
+import { missingClientCapabilities } from './input.js';
 import { capabilitiesFor, isVisible, type ServerDefinition } from './definition.js';
 import {
   EMPTY_COMPLETION,
@@ -93,6 +94,17 @@ async function callTool(call: Call): Promise<Outcome> {
   const name = requireString(call.params, 'name');
   const tool = call.definition.toolsByName.get(name);
   if (!tool || !isVisible(tool, call.caller)) throw ProtocolError.invalidParams(`Unknown tool: ${name}`);
+  if (tool.requiredClientCapabilities) {
+    const missing = missingClientCapabilities(tool.requiredClientCapabilities, call.ctx.client.capabilities);
+    if (missing) {
+      const names = Object.keys(missing).join(', ');
+      if (call.revision.era === 'modern')
+        throw missingCapabilityError(missing, `tool "${name}" needs ${names}`);
+      return toolErrorResult(
+        new Error(`Tool "${name}" needs client capabilities the client did not declare: ${names}`),
+      ) as unknown as JsonObject;
+    }
+  }
   if (tool.taskSupport !== 'forbidden' || call.params.task !== undefined) {
     if (runsAsTask(tool, call)) return callToolAsTask(tool, call, call.settings.tasks!);
   }

@@ -212,6 +212,51 @@ describe('multi round-trip requests', () => {
     expect(response.error.data.requiredCapabilities).toEqual({ elicitation: { form: {} } });
   });
 
+  it('checks declared requiredClientCapabilities before the handler runs', async () => {
+    const server = createTestServer();
+    let ran = false;
+    server.addTool({
+      name: 'needs_sampling',
+      description: 'x',
+      requiredClientCapabilities: { sampling: { tools: {} } },
+      handler: () => {
+        ran = true;
+        return 'ran';
+      },
+    });
+    const peer = await RawPeer.open(server);
+    const none = await peer.request(1, 'tools/call', modernParams({ name: 'needs_sampling', arguments: {} }));
+    expect(none.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { sampling: { tools: {} } } },
+    });
+    const partial = await peer.request(
+      2,
+      'tools/call',
+      modernParams(
+        { name: 'needs_sampling', arguments: {} },
+        { 'io.modelcontextprotocol/clientCapabilities': { sampling: {} } },
+      ),
+    );
+    expect(partial.error.data.requiredCapabilities).toEqual({ sampling: { tools: {} } });
+    expect(ran).toBe(false);
+    const full = await peer.request(
+      3,
+      'tools/call',
+      modernParams(
+        { name: 'needs_sampling', arguments: {} },
+        { 'io.modelcontextprotocol/clientCapabilities': { sampling: { tools: {} } } },
+      ),
+    );
+    expect(full.result.content[0].text).toBe('ran');
+
+    const legacy = await RawPeer.open(server);
+    await initializeRaw(legacy, '2025-11-25');
+    const refused = await legacy.request(4, 'tools/call', { name: 'needs_sampling', arguments: {} });
+    expect(refused.result.isError).toBe(true);
+    expect(refused.result.content[0].text).toContain('sampling');
+  });
+
   it('rejects malformed inputResponses with -32602', async () => {
     const peer = await RawPeer.open(createTestServer());
     const notObject = await peer.request(

@@ -7,7 +7,7 @@
 import { brief, httpRequestText, httpResponseText } from '../evidence.js';
 import { initializeRequest, modernRequest } from '../session.js';
 import { isObject } from '../wire/channel.js';
-import { HttpChannel } from '../wire/http-channel.js';
+import type { HttpChannel } from '../wire/http-channel.js';
 import type { ProbeContext } from './context.js';
 import type { Probe } from './probe.js';
 import { defineCheck } from './registry.js';
@@ -55,14 +55,24 @@ function resourceMetadataUrl(header: string | undefined): string | undefined {
 function wellKnownUrls(endpoint: string): string[] {
   const url = new URL(endpoint);
   const path = url.pathname === '/' ? '' : url.pathname;
-  return [`${url.origin}/.well-known/oauth-protected-resource${path}`, `${url.origin}/.well-known/oauth-protected-resource`];
+  return [
+    `${url.origin}/.well-known/oauth-protected-resource${path}`,
+    `${url.origin}/.well-known/oauth-protected-resource`,
+  ];
 }
 
-async function fetchJson(url: string, timeoutMs: number): Promise<{ status: number; body: string; json?: unknown }> {
+async function fetchJson(
+  url: string,
+  timeoutMs: number,
+): Promise<{ status: number; body: string; json?: unknown }> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
-    const response = await fetch(url, { headers: { accept: 'application/json' }, signal: controller.signal, redirect: 'manual' });
+    const response = await fetch(url, {
+      headers: { accept: 'application/json' },
+      signal: controller.signal,
+      redirect: 'manual',
+    });
     const body = await response.text();
     try {
       return { status: response.status, body, json: JSON.parse(body) as unknown };
@@ -84,14 +94,23 @@ export const authProbe: Probe = {
   checks: [AUTH_CHALLENGE, AUTH_CHALLENGE_SCOPE, AUTH_METADATA, AUTH_NO_OFFLINE_ACCESS, AUTH_INVALID_TOKEN],
   async run(ctx: ProbeContext) {
     const channel = (await ctx.open()) as HttpChannel;
-    const message = ctx.era === 'modern' ? modernRequest(channel, ctx.revision, 'server/discover') : initializeRequest(channel, ctx.revision);
+    const message =
+      ctx.era === 'modern'
+        ? modernRequest(channel, ctx.revision, 'server/discover')
+        : initializeRequest(channel, ctx.revision);
     const bare = await channel.exchange({
       body: JSON.stringify(message),
       headers: withoutCredentials(channel.headersFor(message)),
       timeoutMs: ctx.settings.requestTimeoutMs,
     });
     const http = bare.http;
-    const evidence = [{ label: 'a request without credentials', sent: httpRequestText(http), received: httpResponseText(http) }];
+    const evidence = [
+      {
+        label: 'a request without credentials',
+        sent: httpRequestText(http),
+        received: httpResponseText(http),
+      },
+    ];
     if (http.status !== 401) {
       const reason = `the server answers without credentials (HTTP ${http.status}): it does not require authorization`;
       for (const check of this.checks) ctx.notApplicable(check, reason);
@@ -106,15 +125,22 @@ export const authProbe: Probe = {
         AUTH_CHALLENGE,
         bearer,
         `401 with WWW-Authenticate: ${brief(challenge)}`,
-        challenge === undefined ? '401 without a WWW-Authenticate header' : `WWW-Authenticate is not a Bearer challenge: ${brief(challenge)}`,
+        challenge === undefined
+          ? '401 without a WWW-Authenticate header'
+          : `WWW-Authenticate is not a Bearer challenge: ${brief(challenge)}`,
         evidence,
         ['challenge'],
       );
     } else {
-      ctx.pass(AUTH_CHALLENGE, `401 (no Bearer challenge, which ${ctx.revision} does not require when the metadata is at the well-known URI)`, evidence);
+      ctx.pass(
+        AUTH_CHALLENGE,
+        `401 (no Bearer challenge, which ${ctx.revision} does not require when the metadata is at the well-known URI)`,
+        evidence,
+      );
     }
     const scope = challenge === undefined ? undefined : /scope="([^"]*)"/i.exec(challenge)?.[1];
-    if (ctx.revision < '2025-11-25') ctx.notApplicable(AUTH_CHALLENGE_SCOPE, `${ctx.revision} says nothing of a scope in the challenge`);
+    if (ctx.revision < '2025-11-25')
+      ctx.notApplicable(AUTH_CHALLENGE_SCOPE, `${ctx.revision} says nothing of a scope in the challenge`);
     else if (!bearer) ctx.notRun(AUTH_CHALLENGE_SCOPE, 'no Bearer challenge to carry a scope');
     else {
       ctx.expect(
@@ -126,7 +152,10 @@ export const authProbe: Probe = {
       );
     }
     const fromHeader = resourceMetadataUrl(challenge);
-    const candidates = fromHeader !== undefined ? [new URL(fromHeader, ctx.target.label.split(' ')[0]).toString()] : wellKnownUrls(ctx.target.label.split(' ')[0]!);
+    const candidates =
+      fromHeader !== undefined
+        ? [new URL(fromHeader, ctx.target.label.split(' ')[0]).toString()]
+        : wellKnownUrls(ctx.target.label.split(' ')[0]!);
     let found: { url: string; status: number; body: string; json?: unknown } | undefined;
     for (const url of candidates) {
       const response = await fetchJson(url, ctx.settings.requestTimeoutMs);
@@ -134,32 +163,50 @@ export const authProbe: Probe = {
       if (response.status === 200) break;
     }
     const servers = isObject(found?.json) ? found.json['authorization_servers'] : undefined;
-    if (ctx.revision < '2025-06-18') ctx.notApplicable(AUTH_METADATA, `${ctx.revision} predates Protected Resource Metadata`);
-    else ctx.expect(
-      AUTH_METADATA,
-      found?.status === 200 && Array.isArray(servers) && servers.length > 0 && servers.every((s) => typeof s === 'string'),
-      `${found?.url ?? ''} names ${brief(servers)}`,
-      found === undefined || found.status !== 200
-        ? `no Protected Resource Metadata at ${candidates.join(' or ')} (HTTP ${found?.status ?? 'none'})`
-        : `the metadata has no non-empty authorization_servers array: ${brief(found.body)}`,
-      found === undefined ? evidence : [{ label: 'Protected Resource Metadata', sent: `GET ${found.url}`, received: `HTTP ${found.status}\n\n${found.body.slice(0, 1500)}` }],
-    );
+    if (ctx.revision < '2025-06-18')
+      ctx.notApplicable(AUTH_METADATA, `${ctx.revision} predates Protected Resource Metadata`);
+    else
+      ctx.expect(
+        AUTH_METADATA,
+        found?.status === 200 &&
+          Array.isArray(servers) &&
+          servers.length > 0 &&
+          servers.every((s) => typeof s === 'string'),
+        `${found?.url ?? ''} names ${brief(servers)}`,
+        found === undefined || found.status !== 200
+          ? `no Protected Resource Metadata at ${candidates.join(' or ')} (HTTP ${found?.status ?? 'none'})`
+          : `the metadata has no non-empty authorization_servers array: ${brief(found.body)}`,
+        found === undefined
+          ? evidence
+          : [
+              {
+                label: 'Protected Resource Metadata',
+                sent: `GET ${found.url}`,
+                received: `HTTP ${found.status}\n\n${found.body.slice(0, 1500)}`,
+              },
+            ],
+      );
     const supported = isObject(found?.json) ? found.json['scopes_supported'] : undefined;
     const offline = [
       ...(scope ?? '').split(/\s+/),
       ...(Array.isArray(supported) ? supported.map(String) : []),
     ].includes('offline_access');
-    if (ctx.revision < '2026-07-28') ctx.notApplicable(AUTH_NO_OFFLINE_ACCESS, `${ctx.revision} says nothing of offline_access`);
-    else ctx.expect(
-      AUTH_NO_OFFLINE_ACCESS,
-      !offline,
-      'no offline_access in the challenge or the metadata',
-      'offline_access is advertised by the protected resource',
-      evidence,
-    );
+    if (ctx.revision < '2026-07-28')
+      ctx.notApplicable(AUTH_NO_OFFLINE_ACCESS, `${ctx.revision} says nothing of offline_access`);
+    else
+      ctx.expect(
+        AUTH_NO_OFFLINE_ACCESS,
+        !offline,
+        'no offline_access in the challenge or the metadata',
+        'offline_access is advertised by the protected resource',
+        evidence,
+      );
     const invalid = await channel.exchange({
       body: JSON.stringify(message),
-      headers: { ...withoutCredentials(channel.headersFor(message)), authorization: 'Bearer validator-invalid-token' },
+      headers: {
+        ...withoutCredentials(channel.headersFor(message)),
+        authorization: 'Bearer validator-invalid-token',
+      },
       timeoutMs: ctx.settings.requestTimeoutMs,
     });
     ctx.expect(
@@ -167,7 +214,13 @@ export const authProbe: Probe = {
       invalid.http.status === 401,
       '401 for an invalid token',
       `HTTP ${invalid.http.status} for an invalid bearer token`,
-      [{ label: 'a request with an invalid bearer token', sent: httpRequestText(invalid.http), received: httpResponseText(invalid.http) }],
+      [
+        {
+          label: 'a request with an invalid bearer token',
+          sent: httpRequestText(invalid.http),
+          received: httpResponseText(invalid.http),
+        },
+      ],
     );
   },
 };

@@ -4,7 +4,14 @@
  */
 import { isObject } from '../wire/channel.js';
 
-export const CLIENT_CAPABILITY_FACETS = ['roots', 'sampling', 'sampling-tools', 'sampling-context', 'elicitation', 'other'] as const;
+export const CLIENT_CAPABILITY_FACETS = [
+  'roots',
+  'sampling',
+  'sampling-tools',
+  'sampling-context',
+  'elicitation',
+  'other',
+] as const;
 
 export function clientCapabilityFacets(request: unknown): string[] {
   if (!isObject(request)) return ['other'];
@@ -15,7 +22,8 @@ export function clientCapabilityFacets(request: unknown): string[] {
     case 'sampling/createMessage': {
       const facets = ['sampling'];
       if (Array.isArray(params['tools']) && params['tools'].length > 0) facets.push('sampling-tools');
-      if (params['includeContext'] === 'thisServer' || params['includeContext'] === 'allServers') facets.push('sampling-context');
+      if (params['includeContext'] === 'thisServer' || params['includeContext'] === 'allServers')
+        facets.push('sampling-context');
       return facets;
     }
     case 'elicitation/create':

@@ -38,8 +38,10 @@ export function binaryProblems(blocks: readonly unknown[], where: string): Conte
     const at = `${where}[${index}]`;
     const kind = block['type'];
     if (kind === 'image' || kind === 'audio') {
-      if (typeof block['data'] !== 'string' || !isBase64(block['data'])) problems.push({ text: `${at}: ${kind} data is not base64`, facet: `${kind}-data` });
-      if (!isMimeType(block['mimeType'])) problems.push({ text: `${at}: ${kind} has no valid MIME type`, facet: `${kind}-mime` });
+      if (typeof block['data'] !== 'string' || !isBase64(block['data']))
+        problems.push({ text: `${at}: ${kind} data is not base64`, facet: `${kind}-data` });
+      if (!isMimeType(block['mimeType']))
+        problems.push({ text: `${at}: ${kind} has no valid MIME type`, facet: `${kind}-mime` });
     }
     if (kind === 'resource' && isObject(block['resource'])) {
       problems.push(...resourceContentProblems([block['resource']], `${at}.resource`));
@@ -52,26 +54,37 @@ export function resourceContentProblems(contents: readonly unknown[], where: str
   const problems: ContentProblem[] = [];
   contents.forEach((content, index) => {
     if (!isObject(content)) return;
-    if (typeof content['blob'] === 'string' && !isBase64(content['blob'])) problems.push({ text: `${where}[${index}]: blob is not base64`, facet: 'blob' });
+    if (typeof content['blob'] === 'string' && !isBase64(content['blob']))
+      problems.push({ text: `${where}[${index}]: blob is not base64`, facet: 'blob' });
   });
   return problems;
 }
 
 /** Fails `check` with the problems (their texts joined, their facets named); nothing when there are none. */
 export function failProblems(
-  ctx: { fail(check: string, message: string, evidence: readonly Evidence[], facets?: readonly string[]): void },
+  ctx: {
+    fail(check: string, message: string, evidence: readonly Evidence[], facets?: readonly string[]): void;
+  },
   check: string,
   problems: readonly ContentProblem[],
   evidence: readonly Evidence[],
 ): void {
   if (problems.length === 0) return;
-  ctx.fail(check, problems.map((p) => p.text).join('; '), evidence, problems.map((p) => p.facet));
+  ctx.fail(
+    check,
+    problems.map((p) => p.text).join('; '),
+    evidence,
+    problems.map((p) => p.facet),
+  );
 }
 
 /** The text blocks of a content list. */
 export function textBlocks(content: unknown): string[] {
   if (!Array.isArray(content)) return [];
-  return content.filter(isObject).filter((b: JsonObject) => b['type'] === 'text' && typeof b['text'] === 'string').map((b) => b['text'] as string);
+  return content
+    .filter(isObject)
+    .filter((b: JsonObject) => b['type'] === 'text' && typeof b['text'] === 'string')
+    .map((b) => b['text'] as string);
 }
 
 export function deepEqual(a: unknown, b: unknown): boolean {
@@ -85,5 +98,8 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   const left = a as JsonObject;
   const right = b as JsonObject;
   const keys = Object.keys(left);
-  return keys.length === Object.keys(right).length && keys.every((key) => Object.hasOwn(right, key) && deepEqual(left[key], right[key]));
+  return (
+    keys.length === Object.keys(right).length &&
+    keys.every((key) => Object.hasOwn(right, key) && deepEqual(left[key], right[key]))
+  );
 }

@@ -101,9 +101,16 @@ export class RevisionState {
     this.target = target;
     this.settings = settings;
     this.schema = new SchemaObserver(revision, {
-      pass: (check, message, evidence = []) => this.outcomes.push({ check, status: 'pass', message, evidence }),
+      pass: (check, message, evidence = []) =>
+        this.outcomes.push({ check, status: 'pass', message, evidence }),
       fail: (check, message, evidence = [], facets) =>
-        this.outcomes.push({ check, status: 'fail', message, evidence, ...(facets === undefined || facets.length === 0 ? {} : { facets: [...new Set(facets)] }) }),
+        this.outcomes.push({
+          check,
+          status: 'fail',
+          message,
+          evidence,
+          ...(facets === undefined || facets.length === 0 ? {} : { facets: [...new Set(facets)] }),
+        }),
     });
   }
 
@@ -125,9 +132,14 @@ export class RevisionState {
 
   /** Requests the server sent on this revision's channels, those that declared client capabilities excepted. */
   get serverRequests(): JsonObject[] {
-    return this.channels.filter((channel) => !this.capable.has(channel)).flatMap(
-      (channel) => (channel as Channel & { serverRequests?: { request: JsonObject }[] }).serverRequests?.map((entry) => entry.request) ?? [],
-    );
+    return this.channels
+      .filter((channel) => !this.capable.has(channel))
+      .flatMap(
+        (channel) =>
+          (channel as Channel & { serverRequests?: { request: JsonObject }[] }).serverRequests?.map(
+            (entry) => entry.request,
+          ) ?? [],
+      );
   }
 
   /**
@@ -212,7 +224,13 @@ export class ProbeContext {
 
   /** Records a failure; `facets` names the rules of the check it breaks when it does not break them all. */
   fail(check: string, message: string, evidence: readonly Evidence[] = [], facets?: readonly string[]): void {
-    this.#record({ check, status: 'fail', message, evidence, ...(facets === undefined || facets.length === 0 ? {} : { facets: [...new Set(facets)] }) });
+    this.#record({
+      check,
+      status: 'fail',
+      message,
+      evidence,
+      ...(facets === undefined || facets.length === 0 ? {} : { facets: [...new Set(facets)] }),
+    });
   }
 
   /** Passes or fails on `ok`. */
@@ -337,11 +355,15 @@ export class ProbeContext {
    * response (and anything that arrived with it) is validated against the revision's schema.
    */
   async rpc(method: string, params?: JsonObject, options: ModernRequestOptions = {}): Promise<CallResult> {
-    const callOptions: CallOptions = { timeoutMs: options.timeoutMs ?? this.settings.requestTimeoutMs, ...options };
+    const callOptions: CallOptions = {
+      timeoutMs: options.timeoutMs ?? this.settings.requestTimeoutMs,
+      ...options,
+    };
     let call: CallResult;
     if (this.era === 'legacy') {
       const session = await this.session();
-      if (session === undefined) throw new ProbeAbort(`the server no longer initializes with ${this.revision}`);
+      if (session === undefined)
+        throw new ProbeAbort(`the server no longer initializes with ${this.revision}`);
       call = await session.request(method, params, callOptions);
     } else {
       const channel = await this.modernChannel();
@@ -360,7 +382,12 @@ export class ProbeContext {
   }
 
   /** A modern request on a given channel (for probes that need their own connection). */
-  async modern(channel: Channel, method: string, params?: JsonObject, options: ModernRequestOptions = {}): Promise<CallResult> {
+  async modern(
+    channel: Channel,
+    method: string,
+    params?: JsonObject,
+    options: ModernRequestOptions = {},
+  ): Promise<CallResult> {
     const call = await channel.call(modernRequest(channel, this.revision, method, params, options), {
       timeoutMs: options.timeoutMs ?? this.settings.requestTimeoutMs,
       ...options,
@@ -375,7 +402,8 @@ export class ProbeContext {
     const name = tool['name'];
     if (typeof name === 'string' && this.settings.callTools.has(name)) return true;
     const annotations = tool['annotations'];
-    if (typeof annotations === 'object' && annotations !== null) return (annotations as JsonObject)['readOnlyHint'] === true;
+    if (typeof annotations === 'object' && annotations !== null)
+      return (annotations as JsonObject)['readOnlyHint'] === true;
     return typeof name === 'string' && this.settings.annotations?.readOnly.has(name) === true;
   }
 }

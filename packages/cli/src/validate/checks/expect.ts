@@ -22,9 +22,13 @@ export function isError(call: CallResult, code: number): Judgement {
   const response = call.response;
   if (response === undefined) return { ok: false, detail: `expected error ${code}, got ${missing(call)}` };
   const error = response['error'];
-  if (!isObject(error)) return { ok: false, detail: `expected error ${code}, got a result: ${brief(response['result'])}` };
+  if (!isObject(error))
+    return { ok: false, detail: `expected error ${code}, got a result: ${brief(response['result'])}` };
   if (error['code'] !== code) {
-    return { ok: false, detail: `expected error code ${code}, got ${brief(error['code'])} (${brief(error['message'], 120)})` };
+    return {
+      ok: false,
+      detail: `expected error code ${code}, got ${brief(error['code'])} (${brief(error['message'], 120)})`,
+    };
   }
   return { ok: true, detail: `error ${code} (${brief(error['message'], 120)})` };
 }
@@ -34,7 +38,8 @@ export function isAnyError(call: CallResult): Judgement {
   const response = call.response;
   if (response === undefined) return { ok: false, detail: `expected an error, got ${missing(call)}` };
   const error = response['error'];
-  if (!isObject(error)) return { ok: false, detail: `expected an error, got a result: ${brief(response['result'])}` };
+  if (!isObject(error))
+    return { ok: false, detail: `expected an error, got a result: ${brief(response['result'])}` };
   return { ok: true, detail: `error ${brief(error['code'])} (${brief(error['message'], 120)})` };
 }
 

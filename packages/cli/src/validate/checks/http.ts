@@ -6,7 +6,15 @@
 import { brief, callEvidence, httpRequestText, httpResponseText } from '../evidence.js';
 import type { Evidence } from '../outcomes.js';
 import { initializeRequest, LegacySession, modernRequest } from '../session.js';
-import { isObject, notification, requestIdsIn, sameId, type CallResult, type HttpInfo, type JsonObject } from '../wire/channel.js';
+import {
+  isObject,
+  notification,
+  requestIdsIn,
+  sameId,
+  type CallResult,
+  type HttpInfo,
+  type JsonObject,
+} from '../wire/channel.js';
 import { encodeHeaderValue, HttpChannel, type ExchangeResult } from '../wire/http-channel.js';
 import { SseChannel } from '../wire/sse-channel.js';
 import type { ProbeContext } from './context.js';
@@ -160,14 +168,19 @@ function isLoopback(url: string): boolean {
 function judgeExchanges(ctx: ProbeContext, channels: readonly HttpChannel[], modern: boolean): void {
   const exchanges: ExchangeResult[] = channels.flatMap((c) => c.exchanges);
   const framing = exchanges.flatMap((e) => e.sseProblems.map((p) => ({ e, p })));
-  const badMessages = exchanges.flatMap((e) => (e.http.events ?? []).filter((ev) => ev.event === 'message' && ev.data !== '').filter((ev) => {
-    try {
-      JSON.parse(ev.data);
-      return false;
-    } catch {
-      return true;
-    }
-  }).map(() => e));
+  const badMessages = exchanges.flatMap((e) =>
+    (e.http.events ?? [])
+      .filter((ev) => ev.event === 'message' && ev.data !== '')
+      .filter((ev) => {
+        try {
+          JSON.parse(ev.data);
+          return false;
+        } catch {
+          return true;
+        }
+      })
+      .map(() => e),
+  );
   const streams = exchanges.filter((e) => e.http.contentType.startsWith('text/event-stream'));
   if (streams.length === 0) {
     ctx.notRun(HTTP_SSE_FRAMING, 'the server answered no request with an event stream');
@@ -176,7 +189,9 @@ function judgeExchanges(ctx: ProbeContext, channels: readonly HttpChannel[], mod
     const problems = [
       ...framing.map(({ e, p }) => ({ e, p, facet: 'framing' })),
       ...badMessages.map((e) => ({ e, p: 'a message event whose data is not JSON', facet: 'json' })),
-      ...streams.filter((e) => e.invalidUtf8 === true).map((e) => ({ e, p: 'an event stream that is not valid UTF-8', facet: 'utf8' })),
+      ...streams
+        .filter((e) => e.invalidUtf8 === true)
+        .map((e) => ({ e, p: 'an event stream that is not valid UTF-8', facet: 'utf8' })),
     ];
     const problem = problems[0];
     ctx.expect(
@@ -194,7 +209,9 @@ function judgeExchanges(ctx: ProbeContext, channels: readonly HttpChannel[], mod
       const cancelled = exchanges.flatMap((e) => {
         try {
           const body = JSON.parse(e.http.requestBody ?? 'null') as unknown;
-          return isObject(body) && body['method'] === 'notifications/cancelled' && isObject(body['params']) ? [body['params']['requestId']] : [];
+          return isObject(body) && body['method'] === 'notifications/cancelled' && isObject(body['params'])
+            ? [body['params']['requestId']]
+            : [];
         } catch {
           return [];
         }
@@ -202,16 +219,30 @@ function judgeExchanges(ctx: ProbeContext, channels: readonly HttpChannel[], mod
       const early = streams.filter((e) => {
         if (e.http.method !== 'POST' || e.ended !== true || e.http.requestBody === undefined) return false;
         const asked = requestIdsIn(e.http.requestBody).filter((id) => !cancelled.some((c) => sameId(c, id)));
-        return asked.length > 0 && !e.messages.some((r) => isObject(r.message) && !('method' in r.message) && asked.some((id) => sameId(id, (r.message as JsonObject)['id'])));
+        return (
+          asked.length > 0 &&
+          !e.messages.some(
+            (r) =>
+              isObject(r.message) &&
+              !('method' in r.message) &&
+              asked.some((id) => sameId(id, (r.message as JsonObject)['id'])),
+          )
+        );
       });
       if (early.length > 0) {
-        ctx.fail(HTTP_SSE_CLOSE, `${early.length} event stream(s) ended before carrying the response`, [exchangeEvidence(early[0]!.http, 'event stream')], ['early']);
+        ctx.fail(
+          HTTP_SSE_CLOSE,
+          `${early.length} event stream(s) ended before carrying the response`,
+          [exchangeEvidence(early[0]!.http, 'event stream')],
+          ['early'],
+        );
       }
     }
   }
   if (ctx.revision === '2025-11-25' && !modern) {
     const postStreams = streams.filter((e) => e.http.method === 'POST');
-    if (postStreams.length === 0) ctx.notRun(HTTP_SSE_PRIMING, 'the server answered no POST with an event stream');
+    if (postStreams.length === 0)
+      ctx.notRun(HTTP_SSE_PRIMING, 'the server answered no POST with an event stream');
     else {
       const unprimed = postStreams.filter((e) => {
         const first = e.http.events?.[0];
@@ -228,19 +259,25 @@ function judgeExchanges(ctx: ProbeContext, channels: readonly HttpChannel[], mod
   }
   if (!modern) {
     const resumptions = channels.flatMap((c) => c.resumptions);
-    if (resumptions.length === 0) ctx.notApplicable(HTTP_SSE_RESUMPTION, 'the server closed no event stream before its response');
+    if (resumptions.length === 0)
+      ctx.notApplicable(HTTP_SSE_RESUMPTION, 'the server closed no event stream before its response');
     for (const { stream, resumed } of resumptions) {
       const events = stream.http.events ?? [];
       const problems = [
         events.some((e) => e.retry !== undefined) ? '' : 'the closed stream sent no retry field',
-        resumed.messages.some((r) => isObject(r.message) && !('method' in r.message)) ? '' : `resuming with Last-Event-ID (HTTP ${resumed.http.status}) did not deliver the response`,
+        resumed.messages.some((r) => isObject(r.message) && !('method' in r.message))
+          ? ''
+          : `resuming with Last-Event-ID (HTTP ${resumed.http.status}) did not deliver the response`,
       ].filter(Boolean);
       ctx.expect(
         HTTP_SSE_RESUMPTION,
         problems.length === 0,
         'the response arrived on the resumed stream',
         problems.join('; '),
-        [exchangeEvidence(stream.http, 'the stream closed early'), exchangeEvidence(resumed.http, 'GET with Last-Event-ID')],
+        [
+          exchangeEvidence(stream.http, 'the stream closed early'),
+          exchangeEvidence(resumed.http, 'GET with Last-Event-ID'),
+        ],
       );
     }
   }
@@ -248,22 +285,45 @@ function judgeExchanges(ctx: ProbeContext, channels: readonly HttpChannel[], mod
   for (const channel of channels) {
     for (const exchange of channel.exchanges) {
       const session = exchange.http.requestHeaders['mcp-session-id'] ?? '(none)';
-      const ids = (exchange.http.events ?? []).map((ev) => ev.id).filter((id): id is string => id !== undefined && id !== '');
+      const ids = (exchange.http.events ?? [])
+        .map((ev) => ev.id)
+        .filter((id): id is string => id !== undefined && id !== '');
       bySession.set(session, [...(bySession.get(session) ?? []), ...ids]);
     }
   }
   const repeated = [...bySession.values()].flatMap((ids) => ids.filter((id, i) => ids.indexOf(id) !== i));
   const anyIds = [...bySession.values()].some((ids) => ids.length > 0);
   if (!anyIds) ctx.notApplicable(HTTP_EVENT_IDS, 'no SSE event carried an id');
-  else ctx.expect(HTTP_EVENT_IDS, repeated.length === 0, 'event ids unique within each session', `repeated event ids: ${brief([...new Set(repeated)])}`, []);
+  else
+    ctx.expect(
+      HTTP_EVENT_IDS,
+      repeated.length === 0,
+      'event ids unique within each session',
+      `repeated event ids: ${brief([...new Set(repeated)])}`,
+      [],
+    );
   if (modern) {
     if (streams.length === 0) ctx.notRun(HTTP_ACCEL_BUFFERING, 'no event-stream response seen');
     else {
       const missing = streams.filter((e) => e.http.headers['x-accel-buffering']?.toLowerCase() !== 'no');
-      ctx.expect(HTTP_ACCEL_BUFFERING, missing.length === 0, 'X-Accel-Buffering: no on every event stream', `${missing.length} event stream(s) without X-Accel-Buffering: no`, missing[0] ? [exchangeEvidence(missing[0].http, 'event stream')] : []);
+      ctx.expect(
+        HTTP_ACCEL_BUFFERING,
+        missing.length === 0,
+        'X-Accel-Buffering: no on every event stream',
+        `${missing.length} event stream(s) without X-Accel-Buffering: no`,
+        missing[0] ? [exchangeEvidence(missing[0].http, 'event stream')] : [],
+      );
     }
-    const requests = exchanges.flatMap((e) => e.messages).filter((r) => isObject(r.message) && typeof r.message['method'] === 'string' && 'id' in r.message);
-    ctx.expect(HTTP_NO_REQUESTS_ON_STREAMS, requests.length === 0, 'no server-initiated requests', `${requests.length} request(s) from the server: ${brief(requests.map((r) => (r.message as JsonObject)['method']))}`, []);
+    const requests = exchanges
+      .flatMap((e) => e.messages)
+      .filter((r) => isObject(r.message) && typeof r.message['method'] === 'string' && 'id' in r.message);
+    ctx.expect(
+      HTTP_NO_REQUESTS_ON_STREAMS,
+      requests.length === 0,
+      'no server-initiated requests',
+      `${requests.length} request(s) from the server: ${brief(requests.map((r) => (r.message as JsonObject)['method']))}`,
+      [],
+    );
   }
 }
 
@@ -272,18 +332,41 @@ function judgeExchanges(ctx: ProbeContext, channels: readonly HttpChannel[], mod
  * seconds after the request for the stream to end.
  */
 async function judgeStreamEnd(ctx: ProbeContext, channel: HttpChannel, message: JsonObject): Promise<void> {
-  const exchange = await channel.exchange({ body: JSON.stringify(message), headers: channel.headersFor(message), timeoutMs: 2000 });
-  const evidence = [exchangeEvidence(exchange.http, `${String(message['method'])}, read to the end of its stream`)];
+  const exchange = await channel.exchange({
+    body: JSON.stringify(message),
+    headers: channel.headersFor(message),
+    timeoutMs: 2000,
+  });
+  const evidence = [
+    exchangeEvidence(exchange.http, `${String(message['method'])}, read to the end of its stream`),
+  ];
   if (!exchange.http.contentType.toLowerCase().startsWith('text/event-stream')) {
-    if (!ctx.recorded(HTTP_SSE_CLOSE)) ctx.notApplicable(HTTP_SSE_CLOSE, `${String(message['method'])} was answered with ${exchange.http.contentType || 'no Content-Type'}, not an event stream`);
+    if (!ctx.recorded(HTTP_SSE_CLOSE))
+      ctx.notApplicable(
+        HTTP_SSE_CLOSE,
+        `${String(message['method'])} was answered with ${exchange.http.contentType || 'no Content-Type'}, not an event stream`,
+      );
     return;
   }
-  const answered = exchange.messages.some((r) => isObject(r.message) && !('method' in r.message) && sameId(r.message['id'], message['id']));
+  const answered = exchange.messages.some(
+    (r) => isObject(r.message) && !('method' in r.message) && sameId(r.message['id'], message['id']),
+  );
   if (!answered) {
-    ctx.notRun(HTTP_SSE_CLOSE, `the stream carried no response to ${String(message['method'])} within 2 s`, evidence);
+    ctx.notRun(
+      HTTP_SSE_CLOSE,
+      `the stream carried no response to ${String(message['method'])} within 2 s`,
+      evidence,
+    );
     return;
   }
-  ctx.expect(HTTP_SSE_CLOSE, exchange.ended === true, 'the stream ended after the response', 'the stream stayed open after the response (2 s)', evidence, ['after-response']);
+  ctx.expect(
+    HTTP_SSE_CLOSE,
+    exchange.ended === true,
+    'the stream ended after the response',
+    'the stream stayed open after the response (2 s)',
+    evidence,
+    ['after-response'],
+  );
 }
 
 /** A copy of `args` with the value at `path` replaced (`undefined` removes it). */
@@ -301,8 +384,18 @@ function withValue(args: JsonObject, path: readonly string[], value: unknown): J
 }
 
 /** A POST with exactly these headers (the channel's defaults, overridden and trimmed). */
-async function post(ctx: ProbeContext, channel: HttpChannel, message: JsonObject, headers: Record<string, string>, omit: string[] = []): Promise<CallResult> {
-  const call = await channel.call(message, { timeoutMs: ctx.settings.requestTimeoutMs, headers, omitHeaders: omit });
+async function post(
+  ctx: ProbeContext,
+  channel: HttpChannel,
+  message: JsonObject,
+  headers: Record<string, string>,
+  omit: string[] = [],
+): Promise<CallResult> {
+  const call = await channel.call(message, {
+    timeoutMs: ctx.settings.requestTimeoutMs,
+    headers,
+    omitHeaders: omit,
+  });
   ctx.schema.response(call, typeof message['method'] === 'string' ? message['method'] : undefined);
   return call;
 }
@@ -311,7 +404,10 @@ function statusAndCode(call: CallResult, status: number, code: number): { ok: bo
   const got = call.http?.status;
   const gotCode = errorCode(call);
   const ok = got === status && gotCode === code;
-  return { ok, detail: `HTTP ${got ?? 'none'} with ${gotCode === undefined ? 'no JSON-RPC error' : `error ${gotCode}`} (expected ${status} and ${code})` };
+  return {
+    ok,
+    detail: `HTTP ${got ?? 'none'} with ${gotCode === undefined ? 'no JSON-RPC error' : `error ${gotCode}`} (expected ${status} and ${code})`,
+  };
 }
 
 export const httpLegacyProbe: Probe = {
@@ -337,7 +433,9 @@ export const httpLegacyProbe: Probe = {
   ],
   async run(ctx) {
     const channel = (await ctx.open()) as HttpChannel;
-    const init = await channel.call(initializeRequest(channel, ctx.revision), { timeoutMs: ctx.settings.requestTimeoutMs });
+    const init = await channel.call(initializeRequest(channel, ctx.revision), {
+      timeoutMs: ctx.settings.requestTimeoutMs,
+    });
     const http = init.http!;
     const type = http.contentType.toLowerCase();
     ctx.expect(
@@ -364,11 +462,23 @@ export const httpLegacyProbe: Probe = {
       ctx.notApplicable(HTTP_SESSION_ID, 'the server assigns no session id');
       ctx.notApplicable(HTTP_SESSION_REQUIRED, 'the server assigns no session id');
     } else {
-      ctx.expect(HTTP_SESSION_ID, VISIBLE_ASCII.test(sessionId), 'visible ASCII only', `session id ${JSON.stringify(sessionId)} has characters outside 0x21–0x7E`, [callEvidence(init, 'initialize')]);
+      ctx.expect(
+        HTTP_SESSION_ID,
+        VISIBLE_ASCII.test(sessionId),
+        'visible ASCII only',
+        `session id ${JSON.stringify(sessionId)} has characters outside 0x21–0x7E`,
+        [callEvidence(init, 'initialize')],
+      );
       channel.sendSessionId = false;
       const without = await post(ctx, channel, { jsonrpc: '2.0', id: channel.nextId(), method: 'ping' }, {});
       channel.sendSessionId = true;
-      ctx.expect(HTTP_SESSION_REQUIRED, without.http?.status === 400, '400 without the session id', `HTTP ${without.http?.status ?? 'none'} for a request without Mcp-Session-Id`, [callEvidence(without, 'ping without Mcp-Session-Id')]);
+      ctx.expect(
+        HTTP_SESSION_REQUIRED,
+        without.http?.status === 400,
+        '400 without the session id',
+        `HTTP ${without.http?.status ?? 'none'} for a request without Mcp-Session-Id`,
+        [callEvidence(without, 'ping without Mcp-Session-Id')],
+      );
     }
 
     const get = await channel.exchange({
@@ -385,26 +495,58 @@ export const httpLegacyProbe: Probe = {
       [exchangeEvidence(get.http, 'GET on the MCP endpoint')],
     );
     if (get.http.status === 200 && !getType.startsWith('text/event-stream')) {
-      ctx.notRun(HTTP_GET_NO_RESPONSES, `the GET answer is not an event stream (${getType || 'no Content-Type'}); http.get-stream reports it`);
+      ctx.notRun(
+        HTTP_GET_NO_RESPONSES,
+        `the GET answer is not an event stream (${getType || 'no Content-Type'}); http.get-stream reports it`,
+      );
     } else if (get.http.status === 200) {
-      const responses = get.messages.filter((r) => isObject(r.message) && !('method' in r.message) && ('result' in r.message || 'error' in r.message));
-      ctx.expect(HTTP_GET_NO_RESPONSES, responses.length === 0, 'no responses on the GET stream', `responses on the GET stream: ${brief(responses.map((r) => r.text))}`, [exchangeEvidence(get.http, 'GET stream')]);
+      const responses = get.messages.filter(
+        (r) =>
+          isObject(r.message) && !('method' in r.message) && ('result' in r.message || 'error' in r.message),
+      );
+      ctx.expect(
+        HTTP_GET_NO_RESPONSES,
+        responses.length === 0,
+        'no responses on the GET stream',
+        `responses on the GET stream: ${brief(responses.map((r) => r.text))}`,
+        [exchangeEvidence(get.http, 'GET stream')],
+      );
     } else {
       ctx.notApplicable(HTTP_GET_NO_RESPONSES, 'the server offers no GET stream');
     }
 
     if (ctx.revision >= '2025-06-18') {
-      const wrong = await post(ctx, channel, { jsonrpc: '2.0', id: channel.nextId(), method: 'ping' }, { 'mcp-protocol-version': '1999-01-01' });
-      ctx.expect(HTTP_PROTOCOL_VERSION, wrong.http?.status === 400, '400 for MCP-Protocol-Version 1999-01-01', `HTTP ${wrong.http?.status ?? 'none'} for MCP-Protocol-Version 1999-01-01`, [callEvidence(wrong, 'ping with an unsupported MCP-Protocol-Version')]);
+      const wrong = await post(
+        ctx,
+        channel,
+        { jsonrpc: '2.0', id: channel.nextId(), method: 'ping' },
+        { 'mcp-protocol-version': '1999-01-01' },
+      );
+      ctx.expect(
+        HTTP_PROTOCOL_VERSION,
+        wrong.http?.status === 400,
+        '400 for MCP-Protocol-Version 1999-01-01',
+        `HTTP ${wrong.http?.status ?? 'none'} for MCP-Protocol-Version 1999-01-01`,
+        [callEvidence(wrong, 'ping with an unsupported MCP-Protocol-Version')],
+      );
     } else {
       ctx.notApplicable(HTTP_PROTOCOL_VERSION, `${ctx.revision} has no MCP-Protocol-Version header`);
     }
 
-    await judgeOrigin(ctx, async (headers) => (await post(ctx, channel, { jsonrpc: '2.0', id: channel.nextId(), method: 'ping' }, headers)).http!);
+    await judgeOrigin(
+      ctx,
+      async (headers) =>
+        (await post(ctx, channel, { jsonrpc: '2.0', id: channel.nextId(), method: 'ping' }, headers)).http!,
+    );
 
     if (sessionId !== undefined) {
-      const deleted = await channel.exchange({ method: 'DELETE', headers: channel.headersFor(undefined), timeoutMs: ctx.settings.requestTimeoutMs });
-      if (deleted.http.status === 405) ctx.notApplicable(HTTP_SESSION_TERMINATED, 'the server does not let clients delete sessions (405)');
+      const deleted = await channel.exchange({
+        method: 'DELETE',
+        headers: channel.headersFor(undefined),
+        timeoutMs: ctx.settings.requestTimeoutMs,
+      });
+      if (deleted.http.status === 405)
+        ctx.notApplicable(HTTP_SESSION_TERMINATED, 'the server does not let clients delete sessions (405)');
       else {
         const after = await post(ctx, channel, { jsonrpc: '2.0', id: channel.nextId(), method: 'ping' }, {});
         ctx.expect(
@@ -419,11 +561,18 @@ export const httpLegacyProbe: Probe = {
     } else {
       ctx.notApplicable(HTTP_SESSION_TERMINATED, 'the server assigns no session id');
     }
-    judgeExchanges(ctx, ctx.state.channels.filter((c): c is HttpChannel => c instanceof HttpChannel), false);
+    judgeExchanges(
+      ctx,
+      ctx.state.channels.filter((c): c is HttpChannel => c instanceof HttpChannel),
+      false,
+    );
   },
 };
 
-async function judgeOrigin(ctx: ProbeContext, send: (headers: Record<string, string>) => Promise<HttpInfo>): Promise<void> {
+async function judgeOrigin(
+  ctx: ProbeContext,
+  send: (headers: Record<string, string>) => Promise<HttpInfo>,
+): Promise<void> {
   if (!isLoopback(ctx.target.label.split(' ')[0]!)) {
     ctx.notRun(HTTP_ORIGIN, 'the server is not on loopback: which origins it allows is its own policy');
     return;
@@ -468,16 +617,26 @@ export const httpModernProbe: Probe = {
     const discover = () => modernRequest(channel, rev, 'server/discover');
     const ok = await post(ctx, channel, discover(), {});
     const type = ok.http?.contentType.toLowerCase() ?? '';
-    ctx.expect(HTTP_CONTENT_TYPE, type.startsWith('application/json') || type.startsWith('text/event-stream'), `server/discover answered with ${type}`, `Content-Type ${JSON.stringify(type)}`, [callEvidence(ok, 'server/discover')]);
+    ctx.expect(
+      HTTP_CONTENT_TYPE,
+      type.startsWith('application/json') || type.startsWith('text/event-stream'),
+      `server/discover answered with ${type}`,
+      `Content-Type ${JSON.stringify(type)}`,
+      [callEvidence(ok, 'server/discover')],
+    );
     const sessionHeader = ok.http?.headers['mcp-session-id'];
 
-    const note = await channel.send(notification('notifications/cancelled', { requestId: 'validator-nothing-in-flight' }), {
-      headers: { 'mcp-protocol-version': rev, 'mcp-method': 'notifications/cancelled' },
-    });
+    const note = await channel.send(
+      notification('notifications/cancelled', { requestId: 'validator-nothing-in-flight' }),
+      {
+        headers: { 'mcp-protocol-version': rev, 'mcp-method': 'notifications/cancelled' },
+      },
+    );
     const noteHttp = note.http!;
     ctx.expect(
       HTTP_NOTIFICATION_ACCEPTED,
-      (noteHttp.status === 202 && noteHttp.body.trim() === '') || (noteHttp.status >= 400 && noteHttp.status < 500),
+      (noteHttp.status === 202 && noteHttp.body.trim() === '') ||
+        (noteHttp.status >= 400 && noteHttp.status < 500),
       noteHttp.status === 202 ? '202 with no body' : `refused with HTTP ${noteHttp.status}`,
       `HTTP ${noteHttp.status}${noteHttp.body.trim() === '' ? '' : ` with a body: ${brief(noteHttp.body)}`} for a notification`,
       [exchangeEvidence(noteHttp, 'a POSTed notification')],
@@ -485,49 +644,95 @@ export const httpModernProbe: Probe = {
     );
 
     const mismatches: { label: string; facet: string; call: Promise<CallResult> }[] = [
-      { label: 'MCP-Protocol-Version 2025-11-25 with a 2026-07-28 body', facet: 'version', call: post(ctx, channel, discover(), { 'mcp-protocol-version': '2025-11-25' }) },
-      { label: 'Mcp-Method tools/list on a server/discover body', facet: 'method', call: post(ctx, channel, discover(), { 'mcp-method': 'tools/list' }) },
+      {
+        label: 'MCP-Protocol-Version 2025-11-25 with a 2026-07-28 body',
+        facet: 'version',
+        call: post(ctx, channel, discover(), { 'mcp-protocol-version': '2025-11-25' }),
+      },
+      {
+        label: 'Mcp-Method tools/list on a server/discover body',
+        facet: 'method',
+        call: post(ctx, channel, discover(), { 'mcp-method': 'tools/list' }),
+      },
       {
         label: 'Mcp-Name other-name on tools/call validator_header_probe',
         facet: 'name',
-        call: post(ctx, channel, modernRequest(channel, rev, 'tools/call', { name: 'validator_header_probe', arguments: {} }), { 'mcp-name': 'other-name' }),
+        call: post(
+          ctx,
+          channel,
+          modernRequest(channel, rev, 'tools/call', { name: 'validator_header_probe', arguments: {} }),
+          { 'mcp-name': 'other-name' },
+        ),
       },
     ];
     for (const { label, facet, call } of mismatches) {
       const result = await call;
       const judgement = statusAndCode(result, 400, -32020);
-      ctx.expect(HTTP_HEADER_MISMATCH, judgement.ok, `${label}: 400 / -32020`, `${label}: ${judgement.detail}`, [callEvidence(result, label)], [facet]);
+      ctx.expect(
+        HTTP_HEADER_MISMATCH,
+        judgement.ok,
+        `${label}: 400 / -32020`,
+        `${label}: ${judgement.detail}`,
+        [callEvidence(result, label)],
+        [facet],
+      );
     }
     const missing: { label: string; message: JsonObject; omit: string[] }[] = [
       { label: 'no Mcp-Method', message: discover(), omit: ['mcp-method'] },
-      { label: 'no Mcp-Name on tools/call', message: modernRequest(channel, rev, 'tools/call', { name: 'validator_header_probe', arguments: {} }), omit: ['mcp-name'] },
+      {
+        label: 'no Mcp-Name on tools/call',
+        message: modernRequest(channel, rev, 'tools/call', { name: 'validator_header_probe', arguments: {} }),
+        omit: ['mcp-name'],
+      },
     ];
     for (const { label, message, omit } of missing) {
       const result = await post(ctx, channel, message, {}, omit);
       const judgement = statusAndCode(result, 400, -32020);
-      ctx.expect(HTTP_HEADER_MISSING, judgement.ok, `${label}: 400 / -32020`, `${label}: ${judgement.detail}`, [callEvidence(result, label)]);
+      ctx.expect(
+        HTTP_HEADER_MISSING,
+        judgement.ok,
+        `${label}: 400 / -32020`,
+        `${label}: ${judgement.detail}`,
+        [callEvidence(result, label)],
+      );
     }
     const encodedName = 'validator_header_probe';
-    const encoded = await post(ctx, channel, modernRequest(channel, rev, 'tools/call', { name: encodedName, arguments: {} }), {
-      'mcp-name': `=?base64?${Buffer.from(encodedName).toString('base64')}?=`,
-    });
+    const encoded = await post(
+      ctx,
+      channel,
+      modernRequest(channel, rev, 'tools/call', { name: encodedName, arguments: {} }),
+      {
+        'mcp-name': `=?base64?${Buffer.from(encodedName).toString('base64')}?=`,
+      },
+    );
     ctx.expect(
       HTTP_HEADER_BASE64,
       errorCode(encoded) !== -32020 && encoded.response !== undefined,
       `decoded (answered ${errorCode(encoded) === undefined ? 'a result' : `error ${errorCode(encoded)}`}, not a header mismatch)`,
-      encoded.response === undefined ? `no JSON-RPC answer (HTTP ${encoded.http?.status})` : 'a correctly Base64-encoded Mcp-Name was rejected as a header mismatch',
+      encoded.response === undefined
+        ? `no JSON-RPC answer (HTTP ${encoded.http?.status})`
+        : 'a correctly Base64-encoded Mcp-Name was rejected as a header mismatch',
       [callEvidence(encoded, 'tools/call with a Base64-sentinel Mcp-Name')],
     );
 
-    const annotatedTools = (ctx.inventory.tools ?? []).filter((t) => xMcpHeaders(t['inputSchema']).some((h) => typeof h.header === 'string' && h.reachable && h.type === 'string'));
+    const annotatedTools = (ctx.inventory.tools ?? []).filter((t) =>
+      xMcpHeaders(t['inputSchema']).some(
+        (h) => typeof h.header === 'string' && h.reachable && h.type === 'string',
+      ),
+    );
     // A server that fails these checks runs the tool: only tools the validator may call are used.
     const tool = annotatedTools.find((t) => ctx.mayCall(t));
     if (annotatedTools.length === 0) {
       ctx.notApplicable(HTTP_PARAM_HEADER, 'no tool has a string parameter annotated with x-mcp-header');
     } else if (tool === undefined) {
-      ctx.notRun(HTTP_PARAM_HEADER, `the tools with x-mcp-header parameters (${annotatedTools.map((t) => String(t['name'])).join(', ')}) are not read-only; use --call <tool> or --call-all`);
+      ctx.notRun(
+        HTTP_PARAM_HEADER,
+        `the tools with x-mcp-header parameters (${annotatedTools.map((t) => String(t['name'])).join(', ')}) are not read-only; use --call <tool> or --call-all`,
+      );
     } else {
-      const annotation = xMcpHeaders(tool['inputSchema']).find((h) => typeof h.header === 'string' && h.reachable && h.type === 'string')!;
+      const annotation = xMcpHeaders(tool['inputSchema']).find(
+        (h) => typeof h.header === 'string' && h.reachable && h.type === 'string',
+      )!;
       const args: JsonObject = {};
       let cursor = args;
       annotation.path.forEach((key, i) => {
@@ -536,18 +741,42 @@ export const httpModernProbe: Probe = {
       });
       const header = `mcp-param-${(annotation.header as string).toLowerCase()}`;
       const toolName = String(tool['name']);
-      const message = (values: JsonObject = args) => modernRequest(channel, rev, 'tools/call', { name: tool['name'], arguments: values });
-      const mismatched = await post(ctx, channel, message(), { [header]: encodeHeaderValue('a-different-value') });
+      const message = (values: JsonObject = args) =>
+        modernRequest(channel, rev, 'tools/call', { name: tool['name'], arguments: values });
+      const mismatched = await post(ctx, channel, message(), {
+        [header]: encodeHeaderValue('a-different-value'),
+      });
       const judgeMismatch = statusAndCode(mismatched, 400, -32020);
-      ctx.expect(HTTP_PARAM_HEADER, judgeMismatch.ok, `mismatched ${header}: 400 / -32020`, `mismatched ${header}: ${judgeMismatch.detail}`, [callEvidence(mismatched, `tools/call ${toolName} with a mismatched ${header}`)], ['mismatch']);
+      ctx.expect(
+        HTTP_PARAM_HEADER,
+        judgeMismatch.ok,
+        `mismatched ${header}: 400 / -32020`,
+        `mismatched ${header}: ${judgeMismatch.detail}`,
+        [callEvidence(mismatched, `tools/call ${toolName} with a mismatched ${header}`)],
+        ['mismatch'],
+      );
       const omitted = await post(ctx, channel, message(), {}, [header]);
       const judgeOmitted = statusAndCode(omitted, 400, -32020);
-      ctx.expect(HTTP_PARAM_HEADER, judgeOmitted.ok, `omitted ${header}: 400 / -32020`, `omitted ${header} while the body has the value: ${judgeOmitted.detail}`, [callEvidence(omitted, `tools/call ${toolName} without ${header}`)], ['omitted']);
+      ctx.expect(
+        HTTP_PARAM_HEADER,
+        judgeOmitted.ok,
+        `omitted ${header}: 400 / -32020`,
+        `omitted ${header} while the body has the value: ${judgeOmitted.detail}`,
+        [callEvidence(omitted, `tools/call ${toolName} without ${header}`)],
+        ['omitted'],
+      );
       // A raw (not Base64-encoded) non-ASCII value: outside the characters a header value may hold.
       const accented = withValue(args, annotation.path, 'caf\u00e9');
       const invalid = await post(ctx, channel, message(accented), { [header]: 'caf\u00e9' });
       const judgeInvalid = statusAndCode(invalid, 400, -32020);
-      ctx.expect(HTTP_PARAM_HEADER, judgeInvalid.ok, `raw non-ASCII ${header}: 400 / -32020`, `raw non-ASCII ${header}: ${judgeInvalid.detail}`, [callEvidence(invalid, `tools/call ${toolName} with a raw non-ASCII ${header}`)], ['invalid-chars']);
+      ctx.expect(
+        HTTP_PARAM_HEADER,
+        judgeInvalid.ok,
+        `raw non-ASCII ${header}: 400 / -32020`,
+        `raw non-ASCII ${header}: ${judgeInvalid.detail}`,
+        [callEvidence(invalid, `tools/call ${toolName} with a raw non-ASCII ${header}`)],
+        ['invalid-chars'],
+      );
       // Without the parameter, or with null, the client sends no header and the server must not expect one.
       for (const [facet, values, label] of [
         ['absent', withValue(args, annotation.path, undefined), `the parameter left out, no ${header}`],
@@ -566,32 +795,93 @@ export const httpModernProbe: Probe = {
       }
     }
 
-    const statuses: { label: string; facet: string; message: JsonObject; headers: Record<string, string>; status: number; code: number }[] = [
-      { label: 'unsupported version 1999-01-01', facet: 'unsupported-version', message: modernRequest(channel, rev, 'server/discover', {}, { protocolVersion: '1999-01-01' }), headers: { 'mcp-protocol-version': '1999-01-01' }, status: 400, code: -32022 },
-      { label: 'unknown method', facet: 'method-not-found', message: modernRequest(channel, rev, 'validator/no-such-method'), headers: {}, status: 404, code: -32601 },
-      { label: 'no _meta', facet: 'missing-meta', message: { jsonrpc: '2.0', id: channel.nextId(), method: 'server/discover', params: {} }, headers: { 'mcp-protocol-version': rev, 'mcp-method': 'server/discover' }, status: 400, code: -32602 },
+    const statuses: {
+      label: string;
+      facet: string;
+      message: JsonObject;
+      headers: Record<string, string>;
+      status: number;
+      code: number;
+    }[] = [
+      {
+        label: 'unsupported version 1999-01-01',
+        facet: 'unsupported-version',
+        message: modernRequest(channel, rev, 'server/discover', {}, { protocolVersion: '1999-01-01' }),
+        headers: { 'mcp-protocol-version': '1999-01-01' },
+        status: 400,
+        code: -32022,
+      },
+      {
+        label: 'unknown method',
+        facet: 'method-not-found',
+        message: modernRequest(channel, rev, 'validator/no-such-method'),
+        headers: {},
+        status: 404,
+        code: -32601,
+      },
+      {
+        label: 'no _meta',
+        facet: 'missing-meta',
+        message: { jsonrpc: '2.0', id: channel.nextId(), method: 'server/discover', params: {} },
+        headers: { 'mcp-protocol-version': rev, 'mcp-method': 'server/discover' },
+        status: 400,
+        code: -32602,
+      },
     ];
     for (const { label, facet, message, headers, status, code } of statuses) {
       const result = await post(ctx, channel, message, headers);
       const judgement = statusAndCode(result, status, code);
-      ctx.expect(HTTP_MODERN_ERROR_STATUS, judgement.ok, `${label}: ${status} / ${code}`, `${label}: ${judgement.detail}`, [callEvidence(result, label)], [facet]);
+      ctx.expect(
+        HTTP_MODERN_ERROR_STATUS,
+        judgement.ok,
+        `${label}: ${status} / ${code}`,
+        `${label}: ${judgement.detail}`,
+        [callEvidence(result, label)],
+        [facet],
+      );
     }
     const refused = ctx.state.toolCalls.filter((record) => errorCode(record.call) === -32021);
     for (const record of refused) {
-      ctx.expect(HTTP_MODERN_ERROR_STATUS, record.call.http?.status === 400, '-32021 with 400', `-32021 with HTTP ${record.call.http?.status}`, [callEvidence(record.call)], ['missing-capability']);
+      ctx.expect(
+        HTTP_MODERN_ERROR_STATUS,
+        record.call.http?.status === 400,
+        '-32021 with 400',
+        `-32021 with HTTP ${record.call.http?.status}`,
+        [callEvidence(record.call)],
+        ['missing-capability'],
+      );
     }
 
-    const get = await channel.exchange({ method: 'GET', headers: { accept: 'text/event-stream', ...channel.headersFor(undefined) }, timeoutMs: 800 });
-    const del = await channel.exchange({ method: 'DELETE', headers: channel.headersFor(undefined), timeoutMs: ctx.settings.requestTimeoutMs });
-    const withSession = await post(ctx, channel, discover(), { 'mcp-session-id': 'validator-legacy-session' });
+    const get = await channel.exchange({
+      method: 'GET',
+      headers: { accept: 'text/event-stream', ...channel.headersFor(undefined) },
+      timeoutMs: 800,
+    });
+    const del = await channel.exchange({
+      method: 'DELETE',
+      headers: channel.headersFor(undefined),
+      timeoutMs: ctx.settings.requestTimeoutMs,
+    });
+    const withSession = await post(ctx, channel, discover(), {
+      'mcp-session-id': 'validator-legacy-session',
+    });
     const echoed = withSession.http?.headers['mcp-session-id'];
     const problems = [
-      sessionHeader !== undefined ? { text: `minted Mcp-Session-Id ${JSON.stringify(sessionHeader)}`, facet: 'session-header' } : undefined,
-      echoed !== undefined ? { text: `echoed Mcp-Session-Id ${JSON.stringify(echoed)}`, facet: 'session-header' } : undefined,
+      sessionHeader !== undefined
+        ? { text: `minted Mcp-Session-Id ${JSON.stringify(sessionHeader)}`, facet: 'session-header' }
+        : undefined,
+      echoed !== undefined
+        ? { text: `echoed Mcp-Session-Id ${JSON.stringify(echoed)}`, facet: 'session-header' }
+        : undefined,
       get.http.status !== 405 ? { text: `GET answered ${get.http.status}`, facet: 'get-delete' } : undefined,
-      del.http.status !== 405 ? { text: `DELETE answered ${del.http.status}`, facet: 'get-delete' } : undefined,
+      del.http.status !== 405
+        ? { text: `DELETE answered ${del.http.status}`, facet: 'get-delete' }
+        : undefined,
       withSession.response === undefined || errorCode(withSession) !== undefined
-        ? { text: `a request carrying Mcp-Session-Id was not served (HTTP ${withSession.http?.status})`, facet: 'session-header' }
+        ? {
+            text: `a request carrying Mcp-Session-Id was not served (HTTP ${withSession.http?.status})`,
+            facet: 'session-header',
+          }
         : undefined,
     ].filter((p) => p !== undefined);
     ctx.expect(
@@ -599,13 +889,21 @@ export const httpModernProbe: Probe = {
       problems.length === 0,
       'no session ids; GET and DELETE answered 405',
       problems.map((p) => p.text).join('; '),
-      [exchangeEvidence(get.http, 'GET'), exchangeEvidence(del.http, 'DELETE'), callEvidence(withSession, 'a request with an Mcp-Session-Id')],
+      [
+        exchangeEvidence(get.http, 'GET'),
+        exchangeEvidence(del.http, 'DELETE'),
+        callEvidence(withSession, 'a request with an Mcp-Session-Id'),
+      ],
       problems.map((p) => p.facet),
     );
 
     await judgeStreamEnd(ctx, channel, discover());
     await judgeOrigin(ctx, async (headers) => (await post(ctx, channel, discover(), headers)).http!);
-    judgeExchanges(ctx, ctx.state.channels.filter((c): c is HttpChannel => c instanceof HttpChannel), true);
+    judgeExchanges(
+      ctx,
+      ctx.state.channels.filter((c): c is HttpChannel => c instanceof HttpChannel),
+      true,
+    );
   },
 };
 
@@ -617,13 +915,19 @@ export const sseProbe: Probe = {
   async run(ctx) {
     const channel = await ctx.open();
     if (!(channel instanceof SseChannel)) return;
-    const evidence: Evidence = { label: 'GET (event stream)', sent: httpRequestText(channel.stream), received: `HTTP ${channel.stream.status} ${channel.stream.contentType}\n\n${channel.parser.raw.slice(0, 1000)}` };
+    const evidence: Evidence = {
+      label: 'GET (event stream)',
+      sent: httpRequestText(channel.stream),
+      received: `HTTP ${channel.stream.status} ${channel.stream.contentType}\n\n${channel.parser.raw.slice(0, 1000)}`,
+    };
     const first = channel.events[0];
     ctx.expect(
       SSE_ENDPOINT,
       channel.endpoint !== undefined && first?.event === 'endpoint',
       `endpoint event: ${brief(channel.endpoint?.data)}`,
-      channel.endpoint === undefined ? 'no endpoint event on the stream' : `the first event is ${brief(first?.event)}, not endpoint`,
+      channel.endpoint === undefined
+        ? 'no endpoint event on the stream'
+        : `the first event is ${brief(first?.event)}, not endpoint`,
       [evidence],
     );
     if (channel.endpoint === undefined) {
@@ -631,22 +935,43 @@ export const sseProbe: Probe = {
       ctx.notRun(HTTP_ORIGIN, 'no endpoint to POST to');
       return;
     }
-    const { session, call } = await LegacySession.open(channel, ctx.revision, { timeoutMs: ctx.settings.requestTimeoutMs });
+    const { session, call } = await LegacySession.open(channel, ctx.revision, {
+      timeoutMs: ctx.settings.requestTimeoutMs,
+    });
     const postRecord = channel.posts[0];
     ctx.expect(
       SSE_MESSAGES,
-      session !== undefined && postRecord !== undefined && postRecord.status >= 200 && postRecord.status < 300,
+      session !== undefined &&
+        postRecord !== undefined &&
+        postRecord.status >= 200 &&
+        postRecord.status < 300,
       `POST answered ${postRecord?.status}; the initialize result arrived on the stream`,
-      session === undefined ? `initialize: ${call.response === undefined ? 'no message event answered it' : brief(call.responseText)}` : `POST answered ${postRecord?.status}`,
+      session === undefined
+        ? `initialize: ${call.response === undefined ? 'no message event answered it' : brief(call.responseText)}`
+        : `POST answered ${postRecord?.status}`,
       [callEvidence(call, 'initialize over HTTP+SSE')],
     );
     if (!isLoopback(ctx.target.label.split(' ')[0]!)) {
       ctx.notRun(HTTP_ORIGIN, 'the server is not on loopback: which origins it allows is its own policy');
     } else {
-      const refused = await channel.post(JSON.stringify({ jsonrpc: '2.0', id: 'origin-probe', method: 'ping' }), { origin: FOREIGN_ORIGIN });
-      ctx.expect(HTTP_ORIGIN, refused.status >= 400 && refused.status < 500, `HTTP ${refused.status} for a foreign Origin`, `HTTP ${refused.status} for Origin ${FOREIGN_ORIGIN}`, [
-        { label: 'POST with a foreign Origin', sent: `POST ${channel.endpoint.url}\norigin: ${FOREIGN_ORIGIN}`, received: `HTTP ${refused.status}\n\n${refused.responseBody.slice(0, 500)}` },
-      ], ['validated']);
+      const refused = await channel.post(
+        JSON.stringify({ jsonrpc: '2.0', id: 'origin-probe', method: 'ping' }),
+        { origin: FOREIGN_ORIGIN },
+      );
+      ctx.expect(
+        HTTP_ORIGIN,
+        refused.status >= 400 && refused.status < 500,
+        `HTTP ${refused.status} for a foreign Origin`,
+        `HTTP ${refused.status} for Origin ${FOREIGN_ORIGIN}`,
+        [
+          {
+            label: 'POST with a foreign Origin',
+            sent: `POST ${channel.endpoint.url}\norigin: ${FOREIGN_ORIGIN}`,
+            received: `HTTP ${refused.status}\n\n${refused.responseBody.slice(0, 500)}`,
+          },
+        ],
+        ['validated'],
+      );
     }
   },
 };

@@ -4,8 +4,19 @@
  */
 import { authProbe } from './auth.js';
 import { httpLegacyProbe, httpModernProbe, sseProbe } from './http.js';
-import { batchProbe, duplicateIdProbe, invalidRequestProbe, methodNotFoundProbe, parseErrorProbe } from './jsonrpc.js';
-import { legacyHandshake, legacySessionBasics, modernHandshake, negotiatedCapabilities } from './lifecycle.js';
+import {
+  batchProbe,
+  duplicateIdProbe,
+  invalidRequestProbe,
+  methodNotFoundProbe,
+  parseErrorProbe,
+} from './jsonrpc.js';
+import {
+  legacyHandshake,
+  legacySessionBasics,
+  modernHandshake,
+  negotiatedCapabilities,
+} from './lifecycle.js';
 import { legacyClientFeaturesProbe, mrtrProbe, subscriptionsProbe } from './modern.js';
 import { responseIdsProbe } from './passive.js';
 import type { Probe } from './probe.js';

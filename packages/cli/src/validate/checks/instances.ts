@@ -20,12 +20,24 @@ const DRAFT_2020 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
  * 2025-11-25 on; before that the spec named none, so either supported dialect will do).
  */
 export function judgeSchema(schema: unknown, defaultDialect: Dialect | 'either'): SchemaVerdict {
-  if (!isObject(schema) && typeof schema !== 'boolean') return { ok: false, problem: 'not a JSON Schema object' };
+  if (!isObject(schema) && typeof schema !== 'boolean')
+    return { ok: false, problem: 'not a JSON Schema object' };
   const declared = isObject(schema) ? schema['$schema'] : undefined;
-  if (declared !== undefined && (typeof declared !== 'string' || !(DRAFT_07.test(declared) || DRAFT_2020.test(declared)))) {
-    return { ok: 'unsupported', problem: `declares the dialect ${JSON.stringify(declared)}, which the validator cannot check` };
+  if (
+    declared !== undefined &&
+    (typeof declared !== 'string' || !(DRAFT_07.test(declared) || DRAFT_2020.test(declared)))
+  ) {
+    return {
+      ok: 'unsupported',
+      problem: `declares the dialect ${JSON.stringify(declared)}, which the validator cannot check`,
+    };
   }
-  const candidates: Dialect[] = declared !== undefined ? [DRAFT_07.test(declared as string) ? 'draft-07' : '2020-12'] : defaultDialect === 'either' ? ['2020-12', 'draft-07'] : [defaultDialect];
+  const candidates: Dialect[] =
+    declared !== undefined
+      ? [DRAFT_07.test(declared as string) ? 'draft-07' : '2020-12']
+      : defaultDialect === 'either'
+        ? ['2020-12', 'draft-07']
+        : [defaultDialect];
   let firstProblem = '';
   for (const dialect of candidates) {
     const issues = checkSchema(schema as JsonSchema, { defaultDialect: dialect });
@@ -47,7 +59,11 @@ export function judgeSchema(schema: unknown, defaultDialect: Dialect | 'either')
 }
 
 /** Whether `value` validates against `schema` (`undefined` when the schema cannot be compiled). */
-export function validates(schema: unknown, value: unknown, dialect: Dialect = '2020-12'): { valid: boolean; issues: string[] } | undefined {
+export function validates(
+  schema: unknown,
+  value: unknown,
+  dialect: Dialect = '2020-12',
+): { valid: boolean; issues: string[] } | undefined {
   try {
     const validator = compileSchema(schema as JsonSchema, { defaultDialect: dialect });
     const result = validator.validate(value);
@@ -55,7 +71,9 @@ export function validates(schema: unknown, value: unknown, dialect: Dialect = '2
       ? { valid: true, issues: [] }
       : {
           valid: false,
-          issues: result.issues.slice(0, 3).map((i) => `${i.instancePath === '' ? '(root)' : i.instancePath}: ${i.message}`),
+          issues: result.issues
+            .slice(0, 3)
+            .map((i) => `${i.instancePath === '' ? '(root)' : i.instancePath}: ${i.message}`),
         };
   } catch {
     return undefined;
@@ -120,7 +138,8 @@ export function sampleInstance(root: Schema, schema: unknown = root, depth = 0):
     case 'integer':
     case 'number': {
       const minimum = typeof node['minimum'] === 'number' ? node['minimum'] : undefined;
-      const exclusive = typeof node['exclusiveMinimum'] === 'number' ? node['exclusiveMinimum'] + 1 : undefined;
+      const exclusive =
+        typeof node['exclusiveMinimum'] === 'number' ? node['exclusiveMinimum'] + 1 : undefined;
       const value = exclusive ?? minimum ?? 1;
       return type === 'integer' ? Math.ceil(value) : value;
     }
@@ -140,18 +159,29 @@ export function sampleInstance(root: Schema, schema: unknown = root, depth = 0):
 /** Arguments that the schema rejects, and what makes them invalid. */
 export function invalidInstance(schema: Schema): { value: JsonObject; why: string } | undefined {
   const properties = isObject(schema['properties']) ? schema['properties'] : {};
-  const required = Array.isArray(schema['required']) ? schema['required'].filter((r): r is string => typeof r === 'string') : [];
-  if (required.length > 0) return { value: {}, why: `the required argument(s) ${required.join(', ')} are missing` };
+  const required = Array.isArray(schema['required'])
+    ? schema['required'].filter((r): r is string => typeof r === 'string')
+    : [];
+  if (required.length > 0)
+    return { value: {}, why: `the required argument(s) ${required.join(', ')} are missing` };
   for (const [name, property] of Object.entries(properties)) {
     const type = isObject(property) ? property['type'] : undefined;
-    if (type === 'string') return { value: { [name]: 12345 }, why: `${name} is a number, the schema wants a string` };
-    if (type === 'number' || type === 'integer') return { value: { [name]: 'not-a-number' }, why: `${name} is a string, the schema wants a ${type}` };
-    if (type === 'boolean') return { value: { [name]: 'yes' }, why: `${name} is a string, the schema wants a boolean` };
-    if (type === 'array') return { value: { [name]: 'not-an-array' }, why: `${name} is a string, the schema wants an array` };
-    if (type === 'object') return { value: { [name]: 'not-an-object' }, why: `${name} is a string, the schema wants an object` };
+    if (type === 'string')
+      return { value: { [name]: 12345 }, why: `${name} is a number, the schema wants a string` };
+    if (type === 'number' || type === 'integer')
+      return { value: { [name]: 'not-a-number' }, why: `${name} is a string, the schema wants a ${type}` };
+    if (type === 'boolean')
+      return { value: { [name]: 'yes' }, why: `${name} is a string, the schema wants a boolean` };
+    if (type === 'array')
+      return { value: { [name]: 'not-an-array' }, why: `${name} is a string, the schema wants an array` };
+    if (type === 'object')
+      return { value: { [name]: 'not-an-object' }, why: `${name} is a string, the schema wants an object` };
   }
   if (schema['additionalProperties'] === false) {
-    return { value: { validator_unexpected_argument: 1 }, why: 'an argument the schema does not allow (additionalProperties: false)' };
+    return {
+      value: { validator_unexpected_argument: 1 },
+      why: 'an argument the schema does not allow (additionalProperties: false)',
+    };
   }
   return undefined;
 }

@@ -57,7 +57,9 @@ async function readyChannel(ctx: ProbeContext): Promise<Channel | undefined> {
   const channel = await state.openChannel();
   state.robust = channel;
   if (ctx.era === 'modern') return channel;
-  const { session } = await LegacySession.open(channel, ctx.revision, { timeoutMs: ctx.settings.requestTimeoutMs });
+  const { session } = await LegacySession.open(channel, ctx.revision, {
+    timeoutMs: ctx.settings.requestTimeoutMs,
+  });
   if (session !== undefined) return channel;
   retire(ctx);
   return undefined;
@@ -97,7 +99,8 @@ async function stillWorks(ctx: ProbeContext, channel: Channel, after: string): P
   );
 }
 
-const isErrorResponse = (received: Received): boolean => isObject(received.message) && 'error' in received.message;
+const isErrorResponse = (received: Received): boolean =>
+  isObject(received.message) && 'error' in received.message;
 
 /** A conforming server answers bad input at once: no need to wait the full request time limit for it. */
 function quickTimeout(ctx: ProbeContext): number {
@@ -119,10 +122,16 @@ export const parseErrorProbe: Probe = {
     const message = reply?.message as JsonObject | undefined;
     const error = isObject(message?.['error']) ? (message['error'] as JsonObject) : undefined;
     const problems: string[] = [];
-    if (message === undefined) problems.push(raw.timedOut ? `no error response within ${quickTimeout(ctx)} ms` : (channel.deathNote() ?? 'no error response'));
+    if (message === undefined)
+      problems.push(
+        raw.timedOut
+          ? `no error response within ${quickTimeout(ctx)} ms`
+          : (channel.deathNote() ?? 'no error response'),
+      );
     else {
       if (error?.['code'] !== -32700) problems.push(`error code ${brief(error?.['code'])}, expected -32700`);
-      if (message['id'] !== null) problems.push(`"id" is ${brief(message['id'])}, expected null (the id could not be read)`);
+      if (message['id'] !== null)
+        problems.push(`"id" is ${brief(message['id'])}, expected null (the id could not be read)`);
     }
     ctx.expect(PARSE_ERROR, problems.length === 0, '-32700 with "id": null', problems.join('; '), [
       rawEvidence(raw, 'a truncated JSON text'),
@@ -150,14 +159,25 @@ export const invalidRequestProbe: Probe = {
       const message = reply?.message as JsonObject | undefined;
       const error = isObject(message?.['error']) ? (message['error'] as JsonObject) : undefined;
       const problems: string[] = [];
-      if (message === undefined) problems.push(raw.timedOut ? `no error response within ${quickTimeout(ctx)} ms` : (channel.deathNote() ?? 'no error response'));
+      if (message === undefined)
+        problems.push(
+          raw.timedOut
+            ? `no error response within ${quickTimeout(ctx)} ms`
+            : (channel.deathNote() ?? 'no error response'),
+        );
       else {
-        if (error?.['code'] !== -32600) problems.push(`error code ${brief(error?.['code'])}, expected -32600`);
-        if (message['id'] !== null && message['id'] !== id) problems.push(`"id" is ${brief(message['id'])}, expected ${JSON.stringify(id)} or null`);
+        if (error?.['code'] !== -32600)
+          problems.push(`error code ${brief(error?.['code'])}, expected -32600`);
+        if (message['id'] !== null && message['id'] !== id)
+          problems.push(`"id" is ${brief(message['id'])}, expected ${JSON.stringify(id)} or null`);
       }
-      ctx.expect(INVALID_REQUEST, problems.length === 0, `${label}: -32600`, `${label}: ${problems.join('; ')}`, [
-        rawEvidence(raw, label),
-      ]);
+      ctx.expect(
+        INVALID_REQUEST,
+        problems.length === 0,
+        `${label}: -32600`,
+        `${label}: ${problems.join('; ')}`,
+        [rawEvidence(raw, label)],
+      );
     }
     await stillWorks(ctx, channel, 'invalid request objects');
   },
@@ -171,17 +191,21 @@ export const methodNotFoundProbe: Probe = {
   async run(ctx) {
     const unknown = await ctx.rpc('validator/no-such-method', {});
     const judgement = isError(unknown, -32601);
-    const sameRequestId = unknown.response === undefined || sameId(unknown.response['id'], unknown.sent['id']);
+    const sameRequestId =
+      unknown.response === undefined || sameId(unknown.response['id'], unknown.sent['id']);
     ctx.expect(
       METHOD_NOT_FOUND,
       judgement.ok && sameRequestId,
       judgement.detail,
-      judgement.ok ? `the error carries id ${brief(unknown.response?.['id'])}, not the request's` : judgement.detail,
+      judgement.ok
+        ? `the error carries id ${brief(unknown.response?.['id'])}, not the request's`
+        : judgement.detail,
       [callEvidence(unknown, 'an unknown method')],
     );
 
     const channel = await readyChannel(ctx);
-    if (channel === undefined) return ctx.notRun(REQUEST_NAMED_NOTIFICATION, 'initialize failed on a fresh connection');
+    if (channel === undefined)
+      return ctx.notRun(REQUEST_NAMED_NOTIFICATION, 'initialize failed on a fresh connection');
     const message: JsonObject =
       ctx.era === 'modern'
         ? modernRequest(channel, ctx.revision, 'notifications/cancelled', { requestId: 'nothing-in-flight' })
@@ -228,7 +252,8 @@ export const duplicateIdProbe: Probe = {
     if (channel.kind !== 'streamable-http') {
       // Both raws may have settled on the first response: collect a little longer for the second.
       const more = await channel.collect(300);
-      for (const received of more) if (isOurs(received) && !responses.includes(received)) responses.push(received);
+      for (const received of more)
+        if (isOurs(received) && !responses.includes(received)) responses.push(received);
     }
     for (const response of responses) ctx.schema.raw(response, undefined, text);
     ctx.expect(
@@ -259,14 +284,21 @@ export const batchProbe: Probe = {
     const evidence = [rawEvidence(raw, 'a batch of two requests')];
     if (ctx.revision === '2025-03-26') {
       // HTTP delivers the array's elements one by one; stdio delivers the array.
-      const elements = replies.flatMap((r) => (Array.isArray(r.message) ? (r.message as unknown[]) : [r.message]));
-      const ids = elements.filter(isObject).filter((e) => isObject(e['result'])).map((e) => e['id']);
+      const elements = replies.flatMap((r) =>
+        Array.isArray(r.message) ? (r.message as unknown[]) : [r.message],
+      );
+      const ids = elements
+        .filter(isObject)
+        .filter((e) => isObject(e['result']))
+        .map((e) => e['id']);
       const ok = ids.includes('batch-1') && ids.includes('batch-2');
       ctx.expect(
         BATCH,
         ok,
         'the batch was answered with a result for each request',
-        replies.length === 0 ? 'no answer to the batch' : `the answer does not hold a result for both requests: ${brief(replies.map((r) => r.text).join(' '))}`,
+        replies.length === 0
+          ? 'no answer to the batch'
+          : `the answer does not hold a result for both requests: ${brief(replies.map((r) => r.text).join(' '))}`,
         evidence,
       );
       await stillWorks(ctx, channel, 'a batch');
@@ -278,13 +310,24 @@ export const batchProbe: Probe = {
     if (reply !== undefined && !Array.isArray(reply.message)) ctx.schema.raw(reply, undefined, text);
     const error = isObject(reply?.message) ? (reply.message as JsonObject)['error'] : undefined;
     const problems: string[] = [];
-    if (reply === undefined) problems.push(raw.timedOut ? `no answer within ${quickTimeout(ctx)} ms` : (channel.deathNote() ?? 'no answer'));
-    else if (Array.isArray(reply.message)) problems.push(`answered with an array: ${ctx.revision} has no batches`);
+    if (reply === undefined)
+      problems.push(
+        raw.timedOut ? `no answer within ${quickTimeout(ctx)} ms` : (channel.deathNote() ?? 'no answer'),
+      );
+    else if (Array.isArray(reply.message))
+      problems.push(`answered with an array: ${ctx.revision} has no batches`);
     else if (!isObject(error) || !(error['code'] === -32600 || (modernHttp && error['code'] === -32020))) {
       problems.push(`expected -32600, got ${brief(reply.text)}`);
     }
-    if (replies.length > 1) problems.push(`${replies.length} answers (the batch was processed element by element)`);
-    ctx.expect(BATCH, problems.length === 0, 'rejected with a single -32600 error', problems.join('; '), evidence);
+    if (replies.length > 1)
+      problems.push(`${replies.length} answers (the batch was processed element by element)`);
+    ctx.expect(
+      BATCH,
+      problems.length === 0,
+      'rejected with a single -32600 error',
+      problems.join('; '),
+      evidence,
+    );
     await stillWorks(ctx, channel, 'a batch');
   },
 };

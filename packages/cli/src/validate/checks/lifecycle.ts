@@ -8,7 +8,6 @@ import { brief, callEvidence, messagesEvidence } from '../evidence.js';
 import { META_KEY } from '../schema-observer.js';
 import { initializeRequest, META, modernRequest } from '../session.js';
 import { isObject, notification, resultOf, type JsonObject } from '../wire/channel.js';
-import type { ProbeContext } from './context.js';
 import { errorCode, isError, isResult, missing } from './expect.js';
 import { CACHING_HINTS, judgeCaching } from './listing.js';
 import type { Probe } from './probe.js';
@@ -55,7 +54,11 @@ export const QUIET_UNTIL_INITIALIZED = defineCheck(
   'lifecycle',
   'The server sends no requests other than pings before the initialized notification',
 );
-export const PING = defineCheck('lifecycle.ping', 'lifecycle', 'ping is answered promptly with an empty result');
+export const PING = defineCheck(
+  'lifecycle.ping',
+  'lifecycle',
+  'ping is answered promptly with an empty result',
+);
 export const NOTIFICATION_UNANSWERED = defineCheck(
   'jsonrpc.notification-unanswered',
   'jsonrpc',
@@ -127,12 +130,17 @@ export const legacyHandshake: Probe = {
       const result = resultOf(call);
       const evidence = [callEvidence(call, `initialize ${revision}`)];
       if (result === undefined) {
-        ctx.fail(INITIALIZE_RESULT, `initialize was not answered with a result: ${isResult(call).detail}`, evidence);
+        ctx.fail(
+          INITIALIZE_RESULT,
+          `initialize was not answered with a result: ${isResult(call).detail}`,
+          evidence,
+        );
       } else {
         const problems: string[] = [];
         if (typeof result['protocolVersion'] !== 'string') problems.push('protocolVersion is not a string');
         if (!isObject(result['capabilities'])) problems.push('capabilities is not an object');
-        if (!implementationOk(result['serverInfo'])) problems.push('serverInfo lacks a string name and version');
+        if (!implementationOk(result['serverInfo']))
+          problems.push('serverInfo lacks a string name and version');
         ctx.expect(
           INITIALIZE_RESULT,
           problems.length === 0,
@@ -204,21 +212,31 @@ export const legacyHandshake: Probe = {
     if (!judgement.ok) channel = await ctx.open();
     if (channel.kind === 'streamable-http') {
       // Without a session, HTTP requests are governed by the session rules (http.session-required).
-      const reason = 'on Streamable HTTP a request before initialize has no session; the session checks cover it';
+      const reason =
+        'on Streamable HTTP a request before initialize has no session; the session checks cover it';
       ctx.notApplicable(BEFORE_INITIALIZE, reason);
       ctx.notApplicable(PING_BEFORE_INITIALIZE, reason);
-      ctx.notApplicable(QUIET_UNTIL_INITIALIZED, 'judged on stdio and HTTP+SSE, where a connection outlives the handshake');
+      ctx.notApplicable(
+        QUIET_UNTIL_INITIALIZED,
+        'judged on stdio and HTTP+SSE, where a connection outlives the handshake',
+      );
       return;
     }
 
-    const early = await channel.call({ jsonrpc: '2.0', id: channel.nextId(), method: 'tools/list' }, {
-      timeoutMs: ctx.settings.requestTimeoutMs,
-    });
+    const early = await channel.call(
+      { jsonrpc: '2.0', id: channel.nextId(), method: 'tools/list' },
+      {
+        timeoutMs: ctx.settings.requestTimeoutMs,
+      },
+    );
     ctx.schema.messages(early.during);
     if (early.failure === 'closed') channel = await ctx.open();
-    const ping = await channel.call({ jsonrpc: '2.0', id: channel.nextId(), method: 'ping' }, {
-      timeoutMs: ctx.settings.requestTimeoutMs,
-    });
+    const ping = await channel.call(
+      { jsonrpc: '2.0', id: channel.nextId(), method: 'ping' },
+      {
+        timeoutMs: ctx.settings.requestTimeoutMs,
+      },
+    );
     ctx.schema.response(ping, 'ping');
     const pingResult = resultOf(ping);
     ctx.expect(
@@ -230,9 +248,14 @@ export const legacyHandshake: Probe = {
     );
     if (ping.failure === 'closed') channel = await ctx.open();
 
-    const init = await channel.call(initializeRequest(channel, revision), { timeoutMs: ctx.settings.requestTimeoutMs });
+    const init = await channel.call(initializeRequest(channel, revision), {
+      timeoutMs: ctx.settings.requestTimeoutMs,
+    });
     ctx.schema.response(init, 'initialize');
-    const evidence = [callEvidence(early, 'tools/list before initialize'), callEvidence(init, 'initialize afterwards')];
+    const evidence = [
+      callEvidence(early, 'tools/list before initialize'),
+      callEvidence(init, 'initialize afterwards'),
+    ];
     const initialized = resultOf(init)?.['protocolVersion'] === revision;
     if (early.response === undefined) {
       ctx.fail(BEFORE_INITIALIZE, `the request before initialize got ${missing(early)}`, evidence);
@@ -255,7 +278,11 @@ export const legacyHandshake: Probe = {
     const from = channel.received.findIndex((r) => r.message === init.response);
     const quiet = from === -1 ? [] : channel.received.slice(from + 1);
     const requests = quiet.filter(
-      (r) => isObject(r.message) && typeof r.message['method'] === 'string' && 'id' in r.message && r.message['method'] !== 'ping',
+      (r) =>
+        isObject(r.message) &&
+        typeof r.message['method'] === 'string' &&
+        'id' in r.message &&
+        r.message['method'] !== 'ping',
     );
     ctx.expect(
       QUIET_UNTIL_INITIALIZED,
@@ -294,13 +321,19 @@ export const legacySessionBasics: Probe = {
     const probe = await session.request('ping', undefined, { timeoutMs: ctx.settings.requestTimeoutMs });
     // A response to a notification cannot carry an id the validator sent (other requests may be in flight).
     const stray = probe.during.filter(
-      (r) => isObject(r.message) && !('method' in r.message) && ('result' in r.message || 'error' in r.message) && !channel.sentIds.has(r.message['id']),
+      (r) =>
+        isObject(r.message) &&
+        !('method' in r.message) &&
+        ('result' in r.message || 'error' in r.message) &&
+        !channel.sentIds.has(r.message['id']),
     );
     ctx.expect(
       NOTIFICATION_UNANSWERED,
       stray.length === 0 && probe.response !== undefined,
       'no response to an unknown notification nor to a repeated notifications/initialized',
-      stray.length > 0 ? `the server answered a notification: ${brief(stray[0]!.text)}` : `the following ping got ${missing(probe)}`,
+      stray.length > 0
+        ? `the server answered a notification: ${brief(stray[0]!.text)}`
+        : `the following ping got ${missing(probe)}`,
       [callEvidence(probe, 'ping after two notifications')],
     );
   },
@@ -314,12 +347,23 @@ export const negotiatedCapabilities: Probe = {
   run(ctx) {
     const requests = ctx.state.serverRequests.filter((request) => request['method'] !== 'ping');
     if (requests.length === 0) {
-      ctx.pass(NEGOTIATED_CAPABILITIES, 'the server sent no request needing a client capability (none were declared)');
+      ctx.pass(
+        NEGOTIATED_CAPABILITIES,
+        'the server sent no request needing a client capability (none were declared)',
+      );
     } else {
       ctx.fail(
         NEGOTIATED_CAPABILITIES,
         `the server sent ${[...new Set(requests.map((r) => String(r['method'])))].join(', ')} although the validator declared no client capabilities`,
-        [{ label: 'requests from the server', received: requests.map((r) => JSON.stringify(r)).join('\n').slice(0, 4000) }],
+        [
+          {
+            label: 'requests from the server',
+            received: requests
+              .map((r) => JSON.stringify(r))
+              .join('\n')
+              .slice(0, 4000),
+          },
+        ],
         requests.flatMap(clientCapabilityFacets),
       );
     }
@@ -353,7 +397,8 @@ export const modernHandshake: Probe = {
       const problems: string[] = [];
       if (result === undefined) problems.push(isResult(call).detail);
       else {
-        if (!Array.isArray(versions) || !versions.includes(MODERN_REVISION)) problems.push(`supportedVersions ${brief(versions)} does not include ${MODERN_REVISION}`);
+        if (!Array.isArray(versions) || !versions.includes(MODERN_REVISION))
+          problems.push(`supportedVersions ${brief(versions)} does not include ${MODERN_REVISION}`);
         if (!isObject(result['capabilities'])) problems.push('capabilities is not an object');
       }
       ctx.expect(
@@ -364,11 +409,20 @@ export const modernHandshake: Probe = {
         [callEvidence(call, 'server/discover')],
       );
       const capabilities = isObject(result?.['capabilities']) ? (result['capabilities'] as JsonObject) : {};
-      const extensions = isObject(capabilities['extensions']) ? Object.keys(capabilities['extensions']) : undefined;
-      if (extensions === undefined || extensions.length === 0) ctx.notApplicable(EXTENSION_KEYS, 'the server declares no extensions');
+      const extensions = isObject(capabilities['extensions'])
+        ? Object.keys(capabilities['extensions'])
+        : undefined;
+      if (extensions === undefined || extensions.length === 0)
+        ctx.notApplicable(EXTENSION_KEYS, 'the server declares no extensions');
       else {
         const bad = extensions.filter((key) => !key.includes('/') || !META_KEY.test(key));
-        ctx.expect(EXTENSION_KEYS, bad.length === 0, `extensions ${brief(extensions)}`, `extension identifiers without a valid prefix: ${bad.join(', ')}`, [callEvidence(call, 'server/discover')]);
+        ctx.expect(
+          EXTENSION_KEYS,
+          bad.length === 0,
+          `extensions ${brief(extensions)}`,
+          `extension identifiers without a valid prefix: ${bad.join(', ')}`,
+          [callEvidence(call, 'server/discover')],
+        );
       }
       const meta = isObject(result?.['_meta']) ? (result['_meta'] as JsonObject) : {};
       ctx.expect(
@@ -384,10 +438,16 @@ export const modernHandshake: Probe = {
     const wrong = await ctx.modern(channel, 'server/discover', {}, { protocolVersion: UNSUPPORTED_VERSION });
     {
       const judgement = isError(wrong, -32022);
-      const data = isObject(wrong.response?.['error']) ? (wrong.response['error'] as JsonObject)['data'] : undefined;
+      const data = isObject(wrong.response?.['error'])
+        ? (wrong.response['error'] as JsonObject)['data']
+        : undefined;
       const problems: string[] = judgement.ok ? [] : [judgement.detail];
       if (judgement.ok) {
-        if (!isObject(data) || !Array.isArray(data['supported']) || !data['supported'].includes(MODERN_REVISION)) {
+        if (
+          !isObject(data) ||
+          !Array.isArray(data['supported']) ||
+          !data['supported'].includes(MODERN_REVISION)
+        ) {
           problems.push(`data.supported does not list ${MODERN_REVISION}: ${brief(data)}`);
         } else if (data['requested'] !== UNSUPPORTED_VERSION) {
           problems.push(`data.requested is ${brief(data['requested'])}, not ${UNSUPPORTED_VERSION}`);
@@ -403,14 +463,29 @@ export const modernHandshake: Probe = {
     }
 
     const variants: { label: string; message: JsonObject }[] = [
-      { label: 'no _meta', message: { jsonrpc: '2.0', id: channel.nextId(), method: 'server/discover', params: {} } },
+      {
+        label: 'no _meta',
+        message: { jsonrpc: '2.0', id: channel.nextId(), method: 'server/discover', params: {} },
+      },
       {
         label: 'no clientCapabilities',
-        message: modernRequest(channel, ctx.revision, 'server/discover', {}, { omitMeta: [META.clientCapabilities] }),
+        message: modernRequest(
+          channel,
+          ctx.revision,
+          'server/discover',
+          {},
+          { omitMeta: [META.clientCapabilities] },
+        ),
       },
       {
         label: 'no protocolVersion',
-        message: modernRequest(channel, ctx.revision, 'server/discover', {}, { omitMeta: [META.protocolVersion] }),
+        message: modernRequest(
+          channel,
+          ctx.revision,
+          'server/discover',
+          {},
+          { omitMeta: [META.protocolVersion] },
+        ),
       },
     ];
     for (const { label, message } of variants) {
@@ -421,31 +496,47 @@ export const modernHandshake: Probe = {
       });
       ctx.schema.response(call, 'server/discover');
       const judgement = isError(call, -32602);
-      ctx.expect(MODERN_MISSING_META, judgement.ok, `${label}: ${judgement.detail}`, `${label}: ${judgement.detail}`, [
-        callEvidence(call, `server/discover with ${label}`),
-      ]);
+      ctx.expect(
+        MODERN_MISSING_META,
+        judgement.ok,
+        `${label}: ${judgement.detail}`,
+        `${label}: ${judgement.detail}`,
+        [callEvidence(call, `server/discover with ${label}`)],
+      );
     }
 
     {
       // A notification gets no answer; a request sent right after it gets exactly its own.
-      const note = await channel.send(notification('notifications/validator-unknown', { note: 'an unknown notification' }), {
-        headers: { 'mcp-protocol-version': ctx.revision, 'mcp-method': 'notifications/validator-unknown' },
-      });
+      const note = await channel.send(
+        notification('notifications/validator-unknown', { note: 'an unknown notification' }),
+        {
+          headers: { 'mcp-protocol-version': ctx.revision, 'mcp-method': 'notifications/validator-unknown' },
+        },
+      );
       const after = await ctx.modern(channel, 'server/discover');
       const stray = [...note.received, ...after.during].filter(
-        (r) => isObject(r.message) && !('method' in r.message) && ('result' in r.message || 'error' in r.message) && !channel.sentIds.has(r.message['id']),
+        (r) =>
+          isObject(r.message) &&
+          !('method' in r.message) &&
+          ('result' in r.message || 'error' in r.message) &&
+          !channel.sentIds.has(r.message['id']),
       );
       ctx.expect(
         NOTIFICATION_UNANSWERED,
         stray.length === 0 && after.response !== undefined,
         'no response to an unknown notification',
-        stray.length > 0 ? `the server answered a notification: ${brief(stray[0]!.text)}` : `the following request got ${missing(after)}`,
+        stray.length > 0
+          ? `the server answered a notification: ${brief(stray[0]!.text)}`
+          : `the following request got ${missing(after)}`,
         [callEvidence(after, 'server/discover after an unknown notification')],
       );
     }
 
     if (discovery.legacy.length > 0) {
-      ctx.notApplicable(MODERN_ONLY_INITIALIZE, 'the server also speaks legacy revisions, so it accepts initialize');
+      ctx.notApplicable(
+        MODERN_ONLY_INITIALIZE,
+        'the server also speaks legacy revisions, so it accepts initialize',
+      );
     } else {
       const init = discovery.initialize.get(LEGACY_REVISIONS.at(-1)!);
       if (init === undefined || init.response === undefined) {

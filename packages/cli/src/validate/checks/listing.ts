@@ -13,7 +13,14 @@ export const PAGINATION_CURSORS = defineCheck(
   'Following nextCursor reaches the end of a list without repeating a cursor or an item',
 );
 /** The operations whose complete results carry caching hints (caching.mdx). */
-const CACHEABLE_METHODS = ['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read'];
+const CACHEABLE_METHODS = [
+  'server/discover',
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+];
 
 export const CACHING_HINTS = defineCheck(
   'caching.hints',
@@ -26,18 +33,31 @@ export const CACHING_HINTS = defineCheck(
  * 2026-07-28: the caching hints of one result of `method`; problems, or an empty list. A missing hint breaks the
  * rule for that operation; a bad ttlMs also the rule on its value.
  */
-export function cachingProblems(method: string, result: JsonObject | undefined): { text: string; facets: string[] }[] {
+export function cachingProblems(
+  method: string,
+  result: JsonObject | undefined,
+): { text: string; facets: string[] }[] {
   if (result === undefined || result['resultType'] !== 'complete') return [];
   const problems: { text: string; facets: string[] }[] = [];
   const ttl = result['ttlMs'];
   if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 0) {
-    problems.push({ text: `ttlMs is ${brief(ttl)}, not an integer ≥ 0`, facets: [...(ttl === undefined ? [method] : []), 'ttl'] });
+    problems.push({
+      text: `ttlMs is ${brief(ttl)}, not an integer ≥ 0`,
+      facets: [...(ttl === undefined ? [method] : []), 'ttl'],
+    });
   }
-  if (result['cacheScope'] !== 'public' && result['cacheScope'] !== 'private') problems.push({ text: `cacheScope is ${brief(result['cacheScope'])}`, facets: [method] });
+  if (result['cacheScope'] !== 'public' && result['cacheScope'] !== 'private')
+    problems.push({ text: `cacheScope is ${brief(result['cacheScope'])}`, facets: [method] });
   return problems;
 }
 
-function expectCaching(ctx: ProbeContext, method: string, label: string, call: CallResult, result: JsonObject): void {
+function expectCaching(
+  ctx: ProbeContext,
+  method: string,
+  label: string,
+  call: CallResult,
+  result: JsonObject,
+): void {
   const problems = cachingProblems(method, result);
   ctx.expect(
     CACHING_HINTS,
@@ -60,10 +80,24 @@ export function judgeCaching(ctx: ProbeContext, call: CallResult, method: string
 /** Records the pagination and caching checks for a listing. */
 export function judgeListing(ctx: ProbeContext, method: string, listing: Listing, key: string): void {
   if (listing.failure === undefined) {
-    const repeated = duplicates(listing.items, key === 'resourceTemplates' ? 'uriTemplate' : key === 'resources' ? 'uri' : 'name');
-    const problems = [...listing.paginationProblems, ...(listing.pages.length > 1 && repeated.length > 0 ? [`items repeated across pages: ${repeated.join(', ')}`] : [])];
+    const repeated = duplicates(
+      listing.items,
+      key === 'resourceTemplates' ? 'uriTemplate' : key === 'resources' ? 'uri' : 'name',
+    );
+    const problems = [
+      ...listing.paginationProblems,
+      ...(listing.pages.length > 1 && repeated.length > 0
+        ? [`items repeated across pages: ${repeated.join(', ')}`]
+        : []),
+    ];
     if (listing.pages.length > 1 || problems.length > 0) {
-      ctx.expect(PAGINATION_CURSORS, problems.length === 0, `${method}: ${listing.pages.length} pages read to the end`, `${method}: ${problems.join('; ')}`, listing.pages.slice(-2).map((c) => callEvidence(c, method)));
+      ctx.expect(
+        PAGINATION_CURSORS,
+        problems.length === 0,
+        `${method}: ${listing.pages.length} pages read to the end`,
+        `${method}: ${problems.join('; ')}`,
+        listing.pages.slice(-2).map((c) => callEvidence(c, method)),
+      );
     } else {
       ctx.notApplicable(PAGINATION_CURSORS, `${method} fits in one page`);
     }
@@ -77,7 +111,12 @@ export function judgeListing(ctx: ProbeContext, method: string, listing: Listing
     expectCaching(ctx, method, method, page, result);
   }
   if (scopes.size > 1) {
-    ctx.fail(CACHING_HINTS, `${method}: pages disagree on cacheScope (${brief([...scopes])})`, listing.pages.map((c) => callEvidence(c, method)).slice(0, 3), ['scope-pages']);
+    ctx.fail(
+      CACHING_HINTS,
+      `${method}: pages disagree on cacheScope (${brief([...scopes])})`,
+      listing.pages.map((c) => callEvidence(c, method)).slice(0, 3),
+      ['scope-pages'],
+    );
   }
 }
 
@@ -104,7 +143,12 @@ export async function listAll(ctx: ProbeContext, method: string, key: string): P
     const result = resultOf(call);
     if (result === undefined) {
       const why = isResult(call).detail;
-      return { items, pages, failure: page === 0 ? why : `page ${page + 1} (cursor ${brief(cursor)}): ${why}`, paginationProblems: problems };
+      return {
+        items,
+        pages,
+        failure: page === 0 ? why : `page ${page + 1} (cursor ${brief(cursor)}): ${why}`,
+        paginationProblems: problems,
+      };
     }
     const list = result[key];
     if (!Array.isArray(list)) {
@@ -167,7 +211,10 @@ export async function compareViewpoints(
   // On stdio another connection is another server process: once the validator has called a tool that may change
   // state, the two processes may hold different state without any per-connection behaviour.
   if (otherProcess && ctx.state.mutated) {
-    ctx.notRun(check, 'on stdio the other viewpoint is another process, and tools that may change state were called');
+    ctx.notRun(
+      check,
+      'on stdio the other viewpoint is another process, and tools that may change state were called',
+    );
     return;
   }
   const before = await ctx.rpc(method, {});
@@ -176,11 +223,19 @@ export async function compareViewpoints(
   const [a, b, c] = [identities(before, key), identities(elsewhere, key), identities(after, key)];
   const evidence = [callEvidence(before, method), callEvidence(elsewhere, `${method} ${labels.other}`)];
   if (a === undefined || b === undefined || c === undefined) {
-    ctx.notRun(check, `${method} failed: ${[before, elsewhere, after].map((call) => isResult(call).detail).join('; ')}`, evidence);
+    ctx.notRun(
+      check,
+      `${method} failed: ${[before, elsewhere, after].map((call) => isResult(call).detail).join('; ')}`,
+      evidence,
+    );
     return;
   }
   if (JSON.stringify(a) !== JSON.stringify(c)) {
-    ctx.notRun(check, `the list changed while it was being compared (${a.length} then ${c.length} item(s))`, evidence);
+    ctx.notRun(
+      check,
+      `the list changed while it was being compared (${a.length} then ${c.length} item(s))`,
+      evidence,
+    );
     return;
   }
   ctx.expect(

@@ -3,7 +3,15 @@
  */
 import { brief, callEvidence, clip, messagesEvidence } from '../evidence.js';
 import { LegacySession, META, modernRequest } from '../session.js';
-import { isObject, notification, resultOf, sameId, type CallResult, type JsonObject, type Received } from '../wire/channel.js';
+import {
+  isObject,
+  notification,
+  resultOf,
+  sameId,
+  type CallResult,
+  type JsonObject,
+  type Received,
+} from '../wire/channel.js';
 import type { ProbeContext } from './context.js';
 import { errorCode, isResult } from './expect.js';
 import { sampleInstance } from './instances.js';
@@ -76,20 +84,26 @@ export const MRTR_MISSING_RESPONSES = defineCheck(
   'A retry missing the requested input gets a new InputRequiredResult rather than an error',
 );
 
-const SENSITIVE_FIELD = /pass(word|wd|phrase)?\b|secret|api[_ -]?key|access[_ -]?token|\btoken\b|credit[_ -]?card|card[_ -]?number|\bcvv\b|\bssn\b/i;
+const SENSITIVE_FIELD =
+  /pass(word|wd|phrase)?\b|secret|api[_ -]?key|access[_ -]?token|\btoken\b|credit[_ -]?card|card[_ -]?number|\bcvv\b|\bssn\b/i;
 
 /** What is wrong with an elicitation request, given the modes the client declared. */
-export function elicitationProblems(request: unknown, declaredModes: readonly string[]): { text: string; facet: string }[] {
+export function elicitationProblems(
+  request: unknown,
+  declaredModes: readonly string[],
+): { text: string; facet: string }[] {
   if (!isObject(request)) return [{ text: 'not an object', facet: 'params' }];
   const params = isObject(request['params']) ? request['params'] : {};
   const mode = typeof params['mode'] === 'string' ? params['mode'] : 'form';
   const problems: { text: string; facet: string }[] = [];
   const add = (text: string, facet: string): void => void problems.push({ text, facet });
-  if (!declaredModes.includes(mode)) add(`mode ${JSON.stringify(mode)} was not declared by the client`, 'modes');
+  if (!declaredModes.includes(mode))
+    add(`mode ${JSON.stringify(mode)} was not declared by the client`, 'modes');
   if (typeof params['message'] !== 'string') add('no message', 'params');
   if (mode === 'form') {
     const schema = params['requestedSchema'];
-    if (!isObject(schema) || schema['type'] !== 'object') add('form mode without an object requestedSchema', 'form');
+    if (!isObject(schema) || schema['type'] !== 'object')
+      add('form mode without an object requestedSchema', 'form');
     const properties = isObject(schema) && isObject(schema['properties']) ? schema['properties'] : {};
     for (const [name, property] of Object.entries(properties)) {
       const label = `${name} ${isObject(property) ? `${String(property['title'] ?? '')} ${String(property['description'] ?? '')}` : ''}`;
@@ -114,7 +128,11 @@ const REQUESTED = { toolsListChanged: true, promptsListChanged: true, resourcesL
 
 function metaOf(message: unknown): JsonObject {
   if (!isObject(message)) return {};
-  const params = isObject(message['params']) ? message['params'] : isObject(message['result']) ? message['result'] : {};
+  const params = isObject(message['params'])
+    ? message['params']
+    : isObject(message['result'])
+      ? message['result']
+      : {};
   return isObject(params['_meta']) ? params['_meta'] : {};
 }
 
@@ -124,12 +142,17 @@ export const subscriptionsProbe: Probe = {
   checks: [SUB_ACK, SUB_FILTER, SUB_ID],
   async run(ctx) {
     const channel = await ctx.otherChannel();
-    const message = modernRequest(channel, ctx.revision, 'subscriptions/listen', { notifications: REQUESTED });
+    const message = modernRequest(channel, ctx.revision, 'subscriptions/listen', {
+      notifications: REQUESTED,
+    });
     const id = message['id'];
     ctx.state.listenIds.add(id);
     const isAck = (r: Received): boolean =>
-      isObject(r.message) && r.message['method'] === 'notifications/subscriptions/acknowledged' && sameId(metaOf(r.message)[META.subscriptionId], id);
-    const isResponse = (r: Received): boolean => isObject(r.message) && !('method' in r.message) && sameId(r.message['id'], id);
+      isObject(r.message) &&
+      r.message['method'] === 'notifications/subscriptions/acknowledged' &&
+      sameId(metaOf(r.message)[META.subscriptionId], id);
+    const isResponse = (r: Received): boolean =>
+      isObject(r.message) && !('method' in r.message) && sameId(r.message['id'], id);
     const raw = await channel.raw(JSON.stringify(message), {
       timeoutMs: Math.min(ctx.settings.requestTimeoutMs, 5000),
       until: (r) => isAck(r) || isResponse(r),
@@ -137,9 +160,16 @@ export const subscriptionsProbe: Probe = {
     ctx.schema.messages(raw.received);
     // Let a little more arrive (stray notifications), then end the subscription.
     const more = ctx.target.kind === 'stdio' ? await channel.collect(300) : [];
-    if (ctx.target.kind === 'stdio') await channel.send(notification('notifications/cancelled', { requestId: id }));
+    if (ctx.target.kind === 'stdio')
+      await channel.send(notification('notifications/cancelled', { requestId: id }));
     const received = [...raw.received, ...more];
-    const evidence = [{ label: 'subscriptions/listen', sent: clip(raw.sentText), received: clip(received.map((r) => r.text).join('\n')) }];
+    const evidence = [
+      {
+        label: 'subscriptions/listen',
+        sent: clip(raw.sentText),
+        received: clip(received.map((r) => r.text).join('\n')),
+      },
+    ];
     const mine = received.filter((r) => sameId(metaOf(r.message)[META.subscriptionId], id));
     const first = mine[0];
     const response = received.find(isResponse);
@@ -158,29 +188,64 @@ export const subscriptionsProbe: Probe = {
       return;
     }
     ctx.pass(SUB_ACK, 'acknowledged first, with the subscription id', evidence);
-    const ackParams = isObject((first.message as JsonObject)['params']) ? ((first.message as JsonObject)['params'] as JsonObject) : {};
+    const ackParams = isObject((first.message as JsonObject)['params'])
+      ? ((first.message as JsonObject)['params'] as JsonObject)
+      : {};
     const acknowledged = isObject(ackParams['notifications']) ? ackParams['notifications'] : {};
     const extra = Object.keys(acknowledged).filter((key) => !(key in REQUESTED));
     const types = received
-      .filter((r) => isObject(r.message) && typeof r.message['method'] === 'string' && !isAck(r) && !('id' in (r.message as JsonObject)))
+      .filter(
+        (r) =>
+          isObject(r.message) &&
+          typeof r.message['method'] === 'string' &&
+          !isAck(r) &&
+          !('id' in (r.message as JsonObject)),
+      )
       .map((r) => (r.message as JsonObject)['method'] as string);
     // The three list-change types were requested; notifications/cancelled may end the subscription. Log messages
     // are request-scoped and never belong on a subscription stream.
-    const allowed = ['notifications/tools/list_changed', 'notifications/prompts/list_changed', 'notifications/resources/list_changed', 'notifications/cancelled'];
+    const allowed = [
+      'notifications/tools/list_changed',
+      'notifications/prompts/list_changed',
+      'notifications/resources/list_changed',
+      'notifications/cancelled',
+    ];
     const unrequested = types.filter((method) => !allowed.includes(method));
-    const facets = [...(extra.length > 0 || unrequested.some((m) => m !== 'notifications/message') ? ['types'] : []), ...(unrequested.includes('notifications/message') ? ['logs'] : [])];
+    const facets = [
+      ...(extra.length > 0 || unrequested.some((m) => m !== 'notifications/message') ? ['types'] : []),
+      ...(unrequested.includes('notifications/message') ? ['logs'] : []),
+    ];
     ctx.expect(
       SUB_FILTER,
       extra.length === 0 && unrequested.length === 0,
       `acknowledged ${brief(acknowledged)}`,
-      extra.length > 0 ? `the acknowledgment adds types that were not requested: ${extra.join(', ')}` : `notifications of unrequested types: ${[...new Set(unrequested)].join(', ')}`,
+      extra.length > 0
+        ? `the acknowledgment adds types that were not requested: ${extra.join(', ')}`
+        : `notifications of unrequested types: ${[...new Set(unrequested)].join(', ')}`,
       evidence,
       facets,
     );
-    const listChanges = received.filter((r) => isObject(r.message) && typeof r.message['method'] === 'string' && /list_changed|resources\/updated/.test(r.message['method']));
+    const listChanges = received.filter(
+      (r) =>
+        isObject(r.message) &&
+        typeof r.message['method'] === 'string' &&
+        /list_changed|resources\/updated/.test(r.message['method']),
+    );
     const withoutId = listChanges.filter((r) => metaOf(r.message)[META.subscriptionId] === undefined);
-    if (listChanges.length === 0) ctx.pass(SUB_ID, 'the acknowledgment carries the subscription id (no other notification arrived)', evidence);
-    else ctx.expect(SUB_ID, withoutId.length === 0, 'every notification carries the subscription id', `${withoutId.length} notification(s) without the subscription id`, [messagesEvidence(withoutId, 'notifications')]);
+    if (listChanges.length === 0)
+      ctx.pass(
+        SUB_ID,
+        'the acknowledgment carries the subscription id (no other notification arrived)',
+        evidence,
+      );
+    else
+      ctx.expect(
+        SUB_ID,
+        withoutId.length === 0,
+        'every notification carries the subscription id',
+        `${withoutId.length} notification(s) without the subscription id`,
+        [messagesEvidence(withoutId, 'notifications')],
+      );
   },
 };
 
@@ -197,7 +262,12 @@ function answer(request: unknown): JsonObject | undefined {
       return { action: 'accept', content: isObject(content) ? content : {} };
     }
     case 'sampling/createMessage':
-      return { role: 'assistant', content: { type: 'text', text: 'validator sample' }, model: 'validator', stopReason: 'endTurn' };
+      return {
+        role: 'assistant',
+        content: { type: 'text', text: 'validator sample' },
+        model: 'validator',
+        stopReason: 'endTurn',
+      };
     case 'roots/list':
       return { roots: [] };
     default:
@@ -228,9 +298,15 @@ export const mrtrProbe: Probe = {
     const records = ctx.state.toolCalls;
     const undeclared = records.filter((record) => {
       const result = inputRequired(record.call);
-      return result !== undefined && isObject(result['inputRequests']) && Object.keys(result['inputRequests']).length > 0;
+      return (
+        result !== undefined &&
+        isObject(result['inputRequests']) &&
+        Object.keys(result['inputRequests']).length > 0
+      );
     });
-    const asked = records.filter((record) => inputRequired(record.call) !== undefined || errorCode(record.call) === -32021);
+    const asked = records.filter(
+      (record) => inputRequired(record.call) !== undefined || errorCode(record.call) === -32021,
+    );
     if (asked.length === 0) {
       for (const check of this.checks) {
         if (records.length === 0) ctx.notRun(check, 'no tool was called (use --call <tool> or --call-all)');
@@ -243,8 +319,14 @@ export const mrtrProbe: Probe = {
       undeclared.length === 0,
       'input requests only within the declared (empty) capabilities',
       `${undeclared.map((r) => String(r.tool['name'])).join(', ')} asked for input the client did not declare`,
-      undeclared.slice(0, 2).map((r) => callEvidence(r.call, `tools/call ${String(r.tool['name'])} with no client capabilities`)),
-      undeclared.flatMap((r) => Object.values((inputRequired(r.call)!['inputRequests'] as JsonObject) ?? {}).flatMap(clientCapabilityFacets)),
+      undeclared
+        .slice(0, 2)
+        .map((r) => callEvidence(r.call, `tools/call ${String(r.tool['name'])} with no client capabilities`)),
+      undeclared.flatMap((r) =>
+        Object.values((inputRequired(r.call)!['inputRequests'] as JsonObject) ?? {}).flatMap(
+          clientCapabilityFacets,
+        ),
+      ),
     );
     const refused = asked.filter((record) => errorCode(record.call) === -32021);
     for (const record of refused) {
@@ -258,7 +340,8 @@ export const mrtrProbe: Probe = {
         [callEvidence(record.call)],
       );
     }
-    if (refused.length === 0) ctx.notRun(MRTR_MISSING_CAPABILITY, 'no tool refused for a missing client capability');
+    if (refused.length === 0)
+      ctx.notRun(MRTR_MISSING_CAPABILITY, 'no tool refused for a missing client capability');
 
     // Round trips with every client capability declared.
     let tampered = false;
@@ -267,7 +350,9 @@ export const mrtrProbe: Probe = {
       const name = String(record.tool['name']);
       const args = (record.call.sent['params'] as JsonObject)['arguments'];
       let call = await ctx.rpc('tools/call', { name, arguments: args }, { capabilities: CAPABILITIES });
-      const transcript = [callEvidence(call, `tools/call ${name} with elicitation, sampling and roots declared`)];
+      const transcript = [
+        callEvidence(call, `tools/call ${name} with elicitation, sampling and roots declared`),
+      ];
       for (let round = 0; round < 5; round++) {
         const result = inputRequired(call);
         if (result === undefined) break;
@@ -293,7 +378,12 @@ export const mrtrProbe: Probe = {
         const retry = (inputResponses: unknown, requestState: unknown = state) =>
           ctx.rpc(
             'tools/call',
-            { name, arguments: args, inputResponses, ...(typeof requestState === 'string' ? { requestState } : {}) },
+            {
+              name,
+              arguments: args,
+              inputResponses,
+              ...(typeof requestState === 'string' ? { requestState } : {}),
+            },
             { capabilities: CAPABILITIES },
           );
         if (round === 0 && Object.keys(requests).length > 0 && !variants.has(name)) {
@@ -314,7 +404,10 @@ export const mrtrProbe: Probe = {
             `${name}: a retry without the requested input got ${isResult(missing).ok ? brief(resultOf(missing)) : isResult(missing).detail}`,
             [callEvidence(missing, `tools/call ${name} retried without inputResponses`)],
           );
-          const extra = await retry({ ...responses, validator_unexpected: { action: 'accept', content: {} } });
+          const extra = await retry({
+            ...responses,
+            validator_unexpected: { action: 'accept', content: {} },
+          });
           const extraResult = resultOf(extra);
           ctx.expect(
             MRTR_EXTRA_RESPONSES,
@@ -323,9 +416,14 @@ export const mrtrProbe: Probe = {
             `${name}: an extra inputResponses entry got ${isResult(extra).detail}`,
             [callEvidence(extra, `tools/call ${name} with an extra inputResponses entry`)],
           );
-          const elicitKeys = Object.entries(requests).filter(([, r]) => isObject(r) && r['method'] === 'elicitation/create').map(([k]) => k);
+          const elicitKeys = Object.entries(requests)
+            .filter(([, r]) => isObject(r) && r['method'] === 'elicitation/create')
+            .map(([k]) => k);
           if (elicitKeys.length > 0) {
-            const declined = await retry({ ...responses, ...Object.fromEntries(elicitKeys.map((k) => [k, { action: 'decline' }])) });
+            const declined = await retry({
+              ...responses,
+              ...Object.fromEntries(elicitKeys.map((k) => [k, { action: 'decline' }])),
+            });
             ctx.expect(
               MRTR_DECLINE,
               declined.response !== undefined,
@@ -338,7 +436,11 @@ export const mrtrProbe: Probe = {
         if (!tampered && typeof state === 'string' && state.length > 0) {
           tampered = true;
           const forged = state.slice(0, -1) + (state.endsWith('A') ? 'B' : 'A');
-          const bad = await ctx.rpc('tools/call', { name, arguments: args, inputResponses: responses, requestState: forged }, { capabilities: CAPABILITIES });
+          const bad = await ctx.rpc(
+            'tools/call',
+            { name, arguments: args, inputResponses: responses, requestState: forged },
+            { capabilities: CAPABILITIES },
+          );
           ctx.expect(
             MRTR_TAMPERED,
             isObject(bad.response?.['error']),
@@ -349,7 +451,12 @@ export const mrtrProbe: Probe = {
         }
         call = await ctx.rpc(
           'tools/call',
-          { name, arguments: args, inputResponses: responses, ...(typeof state === 'string' ? { requestState: state } : {}) },
+          {
+            name,
+            arguments: args,
+            inputResponses: responses,
+            ...(typeof state === 'string' ? { requestState: state } : {}),
+          },
           { capabilities: CAPABILITIES },
         );
         transcript.push(callEvidence(call, `retry ${round + 1}`));
@@ -364,8 +471,15 @@ export const mrtrProbe: Probe = {
       );
     }
     if (!tampered) ctx.notRun(MRTR_TAMPERED, 'no InputRequiredResult carried a requestState');
-    for (const check of [ELICITATION_REQUESTS, MRTR_DECLINE, MRTR_INVALID_RESPONSES, MRTR_EXTRA_RESPONSES, MRTR_MISSING_RESPONSES]) {
-      if (!ctx.recorded(check)) ctx.notApplicable(check, 'no called tool asked for input once the capabilities were declared');
+    for (const check of [
+      ELICITATION_REQUESTS,
+      MRTR_DECLINE,
+      MRTR_INVALID_RESPONSES,
+      MRTR_EXTRA_RESPONSES,
+      MRTR_MISSING_RESPONSES,
+    ]) {
+      if (!ctx.recorded(check))
+        ctx.notApplicable(check, 'no called tool asked for input once the capabilities were declared');
     }
   },
 };
@@ -381,7 +495,13 @@ export const legacyClientFeaturesProbe: Probe = {
   checks: [ELICITATION_REQUESTS],
   async run(ctx: ProbeContext) {
     const tools = (ctx.inventory.tools ?? []).filter((tool) => ctx.mayCall(tool));
-    const slow = new Set(ctx.state.toolCalls.filter((r) => r.call.during.some((d) => isObject(d.message) && d.message['method'] === 'notifications/progress')).map((r) => r.tool['name']));
+    const slow = new Set(
+      ctx.state.toolCalls
+        .filter((r) =>
+          r.call.during.some((d) => isObject(d.message) && d.message['method'] === 'notifications/progress'),
+        )
+        .map((r) => r.tool['name']),
+    );
     const candidates = ctx.state.toolCalls.filter((r) => tools.includes(r.tool) && !slow.has(r.tool['name']));
     if (candidates.length === 0) {
       ctx.notRun(ELICITATION_REQUESTS, 'no callable tool to call again with client capabilities declared');
@@ -391,7 +511,9 @@ export const legacyClientFeaturesProbe: Probe = {
     ctx.state.capable.add(channel);
     const modes = ['form'];
     const elicitations: JsonObject[] = [];
-    const policyChannel = channel as typeof channel & { policy?: (request: JsonObject) => JsonObject | undefined };
+    const policyChannel = channel as typeof channel & {
+      policy?: (request: JsonObject) => JsonObject | undefined;
+    };
     policyChannel.policy = (request) => {
       const id = request['id'];
       switch (request['method']) {
@@ -408,15 +530,25 @@ export const legacyClientFeaturesProbe: Probe = {
           return { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } };
       }
     };
-    const capabilities = ctx.revision >= '2025-11-25' ? { elicitation: { form: {} }, sampling: {}, roots: {} } : { elicitation: {}, sampling: {}, roots: {} };
-    const { session } = await LegacySession.open(channel, ctx.revision, { capabilities, timeoutMs: ctx.settings.requestTimeoutMs });
+    const capabilities =
+      ctx.revision >= '2025-11-25'
+        ? { elicitation: { form: {} }, sampling: {}, roots: {} }
+        : { elicitation: {}, sampling: {}, roots: {} };
+    const { session } = await LegacySession.open(channel, ctx.revision, {
+      capabilities,
+      timeoutMs: ctx.settings.requestTimeoutMs,
+    });
     if (session === undefined) {
       ctx.notRun(ELICITATION_REQUESTS, 'a session with client capabilities could not be initialized');
       return;
     }
     for (const record of candidates.slice(0, 10)) {
       const params = record.call.sent['params'] as JsonObject;
-      await session.request('tools/call', { name: params['name'], arguments: params['arguments'] }, { timeoutMs: ctx.settings.requestTimeoutMs });
+      await session.request(
+        'tools/call',
+        { name: params['name'], arguments: params['arguments'] },
+        { timeoutMs: ctx.settings.requestTimeoutMs },
+      );
     }
     if (elicitations.length === 0) {
       ctx.notApplicable(ELICITATION_REQUESTS, 'no called tool sent an elicitation request');

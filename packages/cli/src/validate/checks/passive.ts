@@ -24,7 +24,8 @@ export const responseIdsProbe: Probe = {
     for (const channel of ctx.state.channels) {
       for (const received of channel.received) {
         const message = received.message;
-        if (!isObject(message) || 'method' in message || !('result' in message || 'error' in message)) continue;
+        if (!isObject(message) || 'method' in message || !('result' in message || 'error' in message))
+          continue;
         responses++;
         // On HTTP an error status may carry an error without an id (the spec allows it there).
         if (!('id' in message) && channel.kind !== 'stdio') continue;
@@ -43,7 +44,9 @@ export const responseIdsProbe: Probe = {
         strays.length === 0,
         `${responses} response(s), each answering a request that was sent`,
         `${strays.length} response(s) with an id no request carried`,
-        strays.length === 0 ? [] : [{ label: 'responses with unknown ids', received: strays.slice(0, 3).join('\n') }],
+        strays.length === 0
+          ? []
+          : [{ label: 'responses with unknown ids', received: strays.slice(0, 3).join('\n') }],
         [...facets],
       );
     }

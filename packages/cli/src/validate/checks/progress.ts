@@ -51,7 +51,8 @@ export const progressProbe: Probe = {
   checks: [PROGRESS_TOKEN, PROGRESS_INCREASING, PROGRESS_STOPS],
   run(ctx) {
     const tokens = new Map<unknown, { id: unknown; done: boolean; last: number | undefined }>();
-    for (const record of ctx.state.toolCalls) tokens.set(record.progressToken, { id: record.call.sent['id'], done: false, last: undefined });
+    for (const record of ctx.state.toolCalls)
+      tokens.set(record.progressToken, { id: record.call.sent['id'], done: false, last: undefined });
     let seen = 0;
     // Tool calls go over the shared connection: the legacy session, or the modern channel.
     const shared = [ctx.state.session?.channel, ctx.state.modernChannel].filter((c) => c !== undefined);
@@ -72,11 +73,16 @@ export const progressProbe: Probe = {
           ctx.fail(PROGRESS_TOKEN, `progress for token ${brief(token)}, which no request carried`, evidence);
           continue;
         }
-        if (state.done) ctx.fail(PROGRESS_STOPS, `progress for ${brief(token)} after its request completed`, evidence);
+        if (state.done)
+          ctx.fail(PROGRESS_STOPS, `progress for ${brief(token)} after its request completed`, evidence);
         const value = params['progress'];
         if (typeof value === 'number') {
           if (state.last !== undefined && !(value > state.last)) {
-            ctx.fail(PROGRESS_INCREASING, `progress for ${brief(token)} went from ${state.last} to ${value}`, evidence);
+            ctx.fail(
+              PROGRESS_INCREASING,
+              `progress for ${brief(token)} went from ${state.last} to ${value}`,
+              evidence,
+            );
           }
           state.last = value;
         }
@@ -84,7 +90,8 @@ export const progressProbe: Probe = {
     }
     if (seen === 0) {
       for (const check of [PROGRESS_TOKEN, PROGRESS_INCREASING, PROGRESS_STOPS]) {
-        if (ctx.state.toolCalls.length === 0) ctx.notRun(check, 'no tool was called (use --call <tool> or --call-all)');
+        if (ctx.state.toolCalls.length === 0)
+          ctx.notRun(check, 'no tool was called (use --call <tool> or --call-all)');
         else ctx.notApplicable(check, 'no called tool sent progress notifications');
       }
       return Promise.resolve();
@@ -106,19 +113,29 @@ export const cancellationProbe: Probe = {
   async run(ctx: ProbeContext) {
     const modernHttp = ctx.era === 'modern' && ctx.target.kind !== 'stdio';
     if (modernHttp) {
-      const reason = 'on Streamable HTTP (2026-07-28) a request is cancelled by closing its stream, not by a notification';
+      const reason =
+        'on Streamable HTTP (2026-07-28) a request is cancelled by closing its stream, not by a notification';
       ctx.notApplicable(CANCEL_UNKNOWN, reason);
     } else {
       const channel = ctx.era === 'legacy' ? (await ctx.session())?.channel : await ctx.modernChannel();
       if (channel === undefined) return;
-      await channel.send(notification('notifications/cancelled', { requestId: 'validator-unknown-request', reason: 'validator probe' }));
+      await channel.send(
+        notification('notifications/cancelled', {
+          requestId: 'validator-unknown-request',
+          reason: 'validator probe',
+        }),
+      );
       const after = await ctx.rpc(ctx.era === 'legacy' ? 'ping' : 'server/discover', {});
-      const stray = after.during.filter((r) => isObject(r.message) && 'error' in r.message && !channel.sentIds.has(r.message['id']));
+      const stray = after.during.filter(
+        (r) => isObject(r.message) && 'error' in r.message && !channel.sentIds.has(r.message['id']),
+      );
       ctx.expect(
         CANCEL_UNKNOWN,
         stray.length === 0 && resultOf(after) !== undefined,
         'ignored; the next request was answered',
-        stray.length > 0 ? `the cancellation was answered: ${brief(stray[0]!.text)}` : `the next request got no result`,
+        stray.length > 0
+          ? `the cancellation was answered: ${brief(stray[0]!.text)}`
+          : `the next request got no result`,
         [callEvidence(after, 'a request after cancelling an unknown request id')],
       );
     }
@@ -141,7 +158,9 @@ export const cancellationProbe: Probe = {
       return;
     }
     const name = String(candidate.tool['name']);
-    const args = isObject(candidate.call.sent['params']) ? (candidate.call.sent['params'] as JsonObject)['arguments'] : {};
+    const args = isObject(candidate.call.sent['params'])
+      ? (candidate.call.sent['params'] as JsonObject)['arguments']
+      : {};
     if (modernHttp) {
       ctx.notRun(CANCEL_STOPS, 'closing a response stream mid-request is not exercised on Streamable HTTP');
       return;
@@ -150,36 +169,59 @@ export const cancellationProbe: Probe = {
     if (channel === undefined) return;
     const progressToken = 'validator-cancel-progress';
     const params = { name, arguments: args, _meta: { progressToken } };
-    const message = ctx.era === 'legacy'
-      ? { jsonrpc: '2.0', id: channel.nextId(), method: 'tools/call', params }
-      : modernRequest(channel, ctx.revision, 'tools/call', params);
+    const message =
+      ctx.era === 'legacy'
+        ? { jsonrpc: '2.0', id: channel.nextId(), method: 'tools/call', params }
+        : modernRequest(channel, ctx.revision, 'tools/call', params);
     let cancelledAt: number | undefined;
     let afterCancel: () => void = () => {};
     const settled = new Promise<void>((resolve) => {
       afterCancel = resolve;
     });
+    const abandon = new AbortController();
     const pending = channel.call(message, {
       timeoutMs: Math.min(ctx.settings.requestTimeoutMs, 5000),
       noResume: true,
+      signal: abandon.signal,
       onMessage: (received) => {
-        if (cancelledAt === undefined && isProgress(received) && paramsOf(received)['progressToken'] === progressToken) {
+        if (
+          cancelledAt === undefined &&
+          isProgress(received) &&
+          paramsOf(received)['progressToken'] === progressToken
+        ) {
           cancelledAt = received.at;
-          void channel.send(notification('notifications/cancelled', { requestId: message['id'], reason: 'validator probe' }));
+          void channel.send(
+            notification('notifications/cancelled', { requestId: message['id'], reason: 'validator probe' }),
+          );
           // A response or more progress would come soon after: watching for a second is enough.
           setTimeout(afterCancel, 1000);
         }
       },
     });
     const call = await Promise.race([pending, settled.then(() => undefined)]);
+    // The watch is over: stop waiting for an answer that should never come.
+    abandon.abort();
     const received = channel.received.filter((r) => cancelledAt !== undefined && r.at > cancelledAt);
-    const response = call?.response ?? received.map((r) => r.message).find((m) => isObject(m) && !('method' in m) && sameId(m['id'], message['id']));
+    const response =
+      call?.response ??
+      received
+        .map((r) => r.message)
+        .find((m) => isObject(m) && !('method' in m) && sameId(m['id'], message['id']));
     const afterCancel2 = received.filter(
-      (r) => cancelledAt !== undefined && r.at > cancelledAt + 50 && isProgress(r) && paramsOf(r)['progressToken'] === progressToken,
+      (r) =>
+        cancelledAt !== undefined &&
+        r.at > cancelledAt + 50 &&
+        isProgress(r) &&
+        paramsOf(r)['progressToken'] === progressToken,
     );
     const evidence = [
       call !== undefined
         ? callEvidence(call, `tools/call ${name}, cancelled after its first progress notification`)
-        : { label: `tools/call ${name}, cancelled after its first progress notification`, sent: JSON.stringify(message), received: received.map((r) => r.text).join('\n') || '(nothing after the cancellation)' },
+        : {
+            label: `tools/call ${name}, cancelled after its first progress notification`,
+            sent: JSON.stringify(message),
+            received: received.map((r) => r.text).join('\n') || '(nothing after the cancellation)',
+          },
     ];
     if (cancelledAt === undefined) {
       ctx.notRun(CANCEL_STOPS, `${name} sent no progress this time, so it was not cancelled`, evidence);
@@ -188,7 +230,9 @@ export const cancellationProbe: Probe = {
         CANCEL_STOPS,
         response === undefined && afterCancel2.length === 0,
         'no response and no progress after the cancellation',
-        response !== undefined ? 'the cancelled request was still answered' : `${afterCancel2.length} progress notification(s) after the cancellation`,
+        response !== undefined
+          ? 'the cancelled request was still answered'
+          : `${afterCancel2.length} progress notification(s) after the cancellation`,
         evidence,
         [...(response !== undefined ? ['no-response'] : []), ...(afterCancel2.length > 0 ? ['stop'] : [])],
       );

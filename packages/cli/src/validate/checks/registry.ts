@@ -26,7 +26,9 @@ export function defineCheck(
 /** `check#facet` → the check and the facet (undefined when the reference names the whole check). */
 export function parseCheckRef(ref: string): { check: string; facet: string | undefined } {
   const hash = ref.indexOf('#');
-  return hash === -1 ? { check: ref, facet: undefined } : { check: ref.slice(0, hash), facet: ref.slice(hash + 1) };
+  return hash === -1
+    ? { check: ref, facet: undefined }
+    : { check: ref.slice(0, hash), facet: ref.slice(hash + 1) };
 }
 
 export function checkDef(id: string): CheckDef | undefined {

@@ -3,14 +3,29 @@
  */
 import { brief, callEvidence } from '../evidence.js';
 import { isObject, resultOf, type JsonObject } from '../wire/channel.js';
-import { CONTENT_BASE64, deepEqual, failProblems, resourceContentProblems } from './content.js';
+import { CONTENT_BASE64, failProblems, resourceContentProblems } from './content.js';
 import { errorCode, isAnyError, isError, isResult } from './expect.js';
-import { CACHING_HINTS, compareViewpoints, judgeCaching, judgeListing, listAll, PAGINATION_CURSORS } from './listing.js';
+import {
+  CACHING_HINTS,
+  compareViewpoints,
+  judgeCaching,
+  judgeListing,
+  listAll,
+  PAGINATION_CURSORS,
+} from './listing.js';
 import type { Probe } from './probe.js';
 import { defineCheck } from './registry.js';
 
-export const RESOURCES_LIST = defineCheck('resources.list', 'resources', 'resources/list answers with the resources (every page readable)');
-export const RESOURCES_URI = defineCheck('resources.uri', 'resources', 'Resource URIs are absolute URIs as RFC 3986 defines them');
+export const RESOURCES_LIST = defineCheck(
+  'resources.list',
+  'resources',
+  'resources/list answers with the resources (every page readable)',
+);
+export const RESOURCES_URI = defineCheck(
+  'resources.uri',
+  'resources',
+  'Resource URIs are absolute URIs as RFC 3986 defines them',
+);
 export const RESOURCES_TEMPLATES = defineCheck(
   'resources.templates-list',
   'resources',
@@ -69,7 +84,8 @@ export const resourcesProbe: Probe = {
   ],
   async run(ctx) {
     if (!ctx.has('resources')) {
-      for (const check of this.checks) ctx.notApplicable(check, 'the server does not advertise the resources capability');
+      for (const check of this.checks)
+        ctx.notApplicable(check, 'the server does not advertise the resources capability');
       return;
     }
     const listing = await listAll(ctx, 'resources/list', 'resources');
@@ -77,7 +93,11 @@ export const resourcesProbe: Probe = {
     const first = listing.pages[0];
     const listEvidence = first ? [callEvidence(first, 'resources/list')] : [];
     if (listing.failure !== undefined) {
-      ctx.fail(RESOURCES_LIST, `resources/list failed: ${listing.failure}`, listing.pages.slice(-1).map((c) => callEvidence(c, 'resources/list')));
+      ctx.fail(
+        RESOURCES_LIST,
+        `resources/list failed: ${listing.failure}`,
+        listing.pages.slice(-1).map((c) => callEvidence(c, 'resources/list')),
+      );
     } else {
       ctx.pass(RESOURCES_LIST, `${listing.items.length} resource(s)`, listEvidence);
     }
@@ -86,15 +106,30 @@ export const resourcesProbe: Probe = {
 
     const templates = await listAll(ctx, 'resources/templates/list', 'resourceTemplates');
     judgeListing(ctx, 'resources/templates/list', templates, 'resourceTemplates');
-    const templateEvidence = templates.pages[0] ? [callEvidence(templates.pages[0], 'resources/templates/list')] : [];
-    if (templates.failure !== undefined) ctx.fail(RESOURCES_TEMPLATES, `resources/templates/list failed: ${templates.failure}`, templateEvidence);
+    const templateEvidence = templates.pages[0]
+      ? [callEvidence(templates.pages[0], 'resources/templates/list')]
+      : [];
+    if (templates.failure !== undefined)
+      ctx.fail(
+        RESOURCES_TEMPLATES,
+        `resources/templates/list failed: ${templates.failure}`,
+        templateEvidence,
+      );
     else ctx.pass(RESOURCES_TEMPLATES, `${templates.items.length} template(s)`, templateEvidence);
     ctx.inventory.templates = templates.items;
 
     const badUris = resources.map((r) => r['uri']).filter((uri) => typeof uri !== 'string' || !URI.test(uri));
-    if (ctx.revision < '2025-06-18') ctx.notApplicable(RESOURCES_URI, `${ctx.revision} sets no rule for URI syntax`);
+    if (ctx.revision < '2025-06-18')
+      ctx.notApplicable(RESOURCES_URI, `${ctx.revision} sets no rule for URI syntax`);
     else if (resources.length === 0) ctx.notRun(RESOURCES_URI, 'the server lists no resources');
-    else ctx.expect(RESOURCES_URI, badUris.length === 0, `${resources.length} URI(s) well formed`, `not absolute URIs: ${badUris.map((u) => brief(u, 80)).join(', ')}`, listEvidence);
+    else
+      ctx.expect(
+        RESOURCES_URI,
+        badUris.length === 0,
+        `${resources.length} URI(s) well formed`,
+        `not absolute URIs: ${badUris.map((u) => brief(u, 80)).join(', ')}`,
+        listEvidence,
+      );
 
     let binary = false;
     for (const resource of resources.slice(0, MAX_READS)) {
@@ -105,7 +140,11 @@ export const resourcesProbe: Probe = {
       const evidence = [callEvidence(call, `resources/read ${uri}`)];
       const result = resultOf(call);
       if (errorCode(call) === -32021) {
-        ctx.pass(RESOURCES_READ, `${uri}: needs a client capability the validator did not declare (-32021)`, evidence);
+        ctx.pass(
+          RESOURCES_READ,
+          `${uri}: needs a client capability the validator did not declare (-32021)`,
+          evidence,
+        );
         continue;
       }
       if (result === undefined) {
@@ -127,7 +166,8 @@ export const resourcesProbe: Probe = {
       ctx.pass(RESOURCES_READ, `${uri}: ${contents.length} content item(s)`, evidence);
     }
     if (resources.length === 0) ctx.notRun(RESOURCES_READ, 'the server lists no resources');
-    if (!binary && !ctx.recorded(CONTENT_BASE64)) ctx.notRun(CONTENT_BASE64, 'no resource read returned a blob');
+    if (!binary && !ctx.recorded(CONTENT_BASE64))
+      ctx.notRun(CONTENT_BASE64, 'no resource read returned a blob');
     else if (!ctx.recorded(CONTENT_BASE64)) ctx.pass(CONTENT_BASE64, 'blobs are base64');
 
     const missingUri = 'validator-missing://no/such/resource-7f3a';
@@ -139,40 +179,58 @@ export const resourcesProbe: Probe = {
     const rejected = isAnyError(missing);
     ctx.expect(RESOURCES_UNKNOWN_REJECTED, rejected.ok, rejected.detail, rejected.detail, missingEvidence);
     const emptyContents = resultOf(missing)?.['contents'];
-    if (ctx.revision !== '2026-07-28') ctx.notApplicable(RESOURCES_NOT_FOUND_EMPTY, `${ctx.revision} says nothing about empty contents`);
-    else ctx.expect(
-      RESOURCES_NOT_FOUND_EMPTY,
-      !(Array.isArray(emptyContents) && emptyContents.length === 0),
-      'not answered with empty contents',
-      'a resource that does not exist was answered with an empty contents array',
-      missingEvidence,
-    );
+    if (ctx.revision !== '2026-07-28')
+      ctx.notApplicable(RESOURCES_NOT_FOUND_EMPTY, `${ctx.revision} says nothing about empty contents`);
+    else
+      ctx.expect(
+        RESOURCES_NOT_FOUND_EMPTY,
+        !(Array.isArray(emptyContents) && emptyContents.length === 0),
+        'not answered with empty contents',
+        'a resource that does not exist was answered with an empty contents array',
+        missingEvidence,
+      );
 
     if (ctx.era === 'legacy') {
       const target = resources.find((r) => typeof r['uri'] === 'string');
-      if (!ctx.has('resources.subscribe')) ctx.notApplicable(RESOURCES_SUBSCRIBE, 'the server does not advertise resources.subscribe');
+      if (!ctx.has('resources.subscribe'))
+        ctx.notApplicable(RESOURCES_SUBSCRIBE, 'the server does not advertise resources.subscribe');
       else if (target === undefined) ctx.notRun(RESOURCES_SUBSCRIBE, 'no resource to subscribe to');
       else {
         const uri = target['uri'] as string;
         const subscribe = await ctx.rpc('resources/subscribe', { uri });
         const unsubscribe = await ctx.rpc('resources/unsubscribe', { uri });
-        const empty = (value: JsonObject | undefined): boolean => value !== undefined && Object.keys(value).every((key) => key === '_meta');
+        const empty = (value: JsonObject | undefined): boolean =>
+          value !== undefined && Object.keys(value).every((key) => key === '_meta');
         ctx.expect(
           RESOURCES_SUBSCRIBE,
           empty(resultOf(subscribe)) && empty(resultOf(unsubscribe)),
           `subscribed to and unsubscribed from ${uri}`,
           `subscribe: ${isResult(subscribe).detail}; unsubscribe: ${isResult(unsubscribe).detail}`,
-          [callEvidence(subscribe, 'resources/subscribe'), callEvidence(unsubscribe, 'resources/unsubscribe')],
+          [
+            callEvidence(subscribe, 'resources/subscribe'),
+            callEvidence(unsubscribe, 'resources/unsubscribe'),
+          ],
         );
       }
       ctx.notApplicable(RESOURCES_SAME_EVERYWHERE, `${ctx.revision} is session-based`);
     } else {
-      ctx.notApplicable(RESOURCES_SUBSCRIBE, '2026-07-28 replaces resources/subscribe with subscriptions/listen');
+      ctx.notApplicable(
+        RESOURCES_SUBSCRIBE,
+        '2026-07-28 replaces resources/subscribe with subscriptions/listen',
+      );
       const other = await ctx.otherChannel();
-      await compareViewpoints(ctx, RESOURCES_SAME_EVERYWHERE, 'resources/list', 'resources', () => ctx.modern(other, 'resources/list', {}), {
-        same: 'the same resources on another connection',
-        other: 'on another connection',
-      }, ctx.target.kind === 'stdio');
+      await compareViewpoints(
+        ctx,
+        RESOURCES_SAME_EVERYWHERE,
+        'resources/list',
+        'resources',
+        () => ctx.modern(other, 'resources/list', {}),
+        {
+          same: 'the same resources on another connection',
+          other: 'on another connection',
+        },
+        ctx.target.kind === 'stdio',
+      );
     }
   },
 };

@@ -100,7 +100,13 @@ export const stdioOutputProbe: Probe = {
       [...facets],
     );
     const floods = channels.map((c) => c.process.flood).filter((f): f is string => f !== undefined);
-    ctx.expect(STDIO_NO_FLOOD, floods.length === 0, 'output within bounds', `the server ${floods[0] ?? ''}; it was stopped`, []);
+    ctx.expect(
+      STDIO_NO_FLOOD,
+      floods.length === 0,
+      'output within bounds',
+      `the server ${floods[0] ?? ''}; it was stopped`,
+      [],
+    );
     if (ctx.era === 'modern') {
       const requests = channels.flatMap((c) => c.serverRequests.map((entry) => entry.request));
       ctx.expect(
@@ -108,7 +114,9 @@ export const stdioOutputProbe: Probe = {
         requests.length === 0,
         'no JSON-RPC requests on stdout',
         `the server wrote ${requests.length} request(s): ${brief(requests.map((r) => r['method']))}`,
-        requests.length === 0 ? [] : [{ label: 'requests', received: clip(requests.map((r) => JSON.stringify(r)).join('\n')) }],
+        requests.length === 0
+          ? []
+          : [{ label: 'requests', received: clip(requests.map((r) => JSON.stringify(r)).join('\n')) }],
       );
     } else {
       ctx.notApplicable(STDIO_NO_REQUESTS, `${ctx.revision} lets the server send requests`);
@@ -126,7 +134,9 @@ export const stdioExitProbe: Probe = {
   async run(ctx) {
     const channel = await ctx.open();
     if (!(channel instanceof StdioChannel)) return;
-    const call = await channel.call(modernRequest(channel, ctx.revision, 'server/discover'), { timeoutMs: ctx.settings.requestTimeoutMs });
+    const call = await channel.call(modernRequest(channel, ctx.revision, 'server/discover'), {
+      timeoutMs: ctx.settings.requestTimeoutMs,
+    });
     ctx.schema.response(call, 'server/discover');
     channel.process.closeStdin();
     const exit = await channel.process.waitForExit(EXIT_GRACE_MS);
@@ -135,7 +145,12 @@ export const stdioExitProbe: Probe = {
       exit !== undefined,
       `exited ${exit?.at !== undefined ? 'after stdin closed' : ''} (code ${brief(exit?.code)})`,
       `still running ${EXIT_GRACE_MS} ms after its stdin was closed`,
-      [{ label: 'stdin closed after one request', note: exit === undefined ? 'the validator then sent SIGTERM' : `exit code ${brief(exit.code)}` }],
+      [
+        {
+          label: 'stdin closed after one request',
+          note: exit === undefined ? 'the validator then sent SIGTERM' : `exit code ${brief(exit.code)}`,
+        },
+      ],
     );
   },
 };

@@ -10,7 +10,11 @@ import { errorCode, isError, isResult } from './expect.js';
 import type { Probe } from './probe.js';
 import { defineCheck } from './registry.js';
 
-export const TASKS_CAPABILITY = defineCheck('tasks.capability', 'tools', 'Tools that support tasks come with the tasks.requests.tools.call capability');
+export const TASKS_CAPABILITY = defineCheck(
+  'tasks.capability',
+  'tools',
+  'Tools that support tasks come with the tasks.requests.tools.call capability',
+);
 export const TASKS_FORBIDDEN = defineCheck(
   'tasks.forbidden-augmentation',
   'tools',
@@ -44,13 +48,27 @@ export const TASKS_RESULT = defineCheck(
   'tasks/result returns the underlying result once the task is terminal (blocking until then), with io.modelcontextprotocol/related-task',
   { facets: ['payload', 'related-task', 'blocks'] },
 );
-export const TASKS_UNKNOWN = defineCheck('tasks.unknown-id', 'tools', 'tasks/get with an unknown taskId is answered with -32602');
-export const TASKS_LIST = defineCheck('tasks.list', 'tools', 'tasks/list lists the task (or offers a next page); a forged cursor is answered with -32602', {
-  facets: ['listed', 'cursor'],
-});
-export const TASKS_CANCEL = defineCheck('tasks.cancel', 'tools', 'tasks/cancel moves a working task to cancelled, where it stays', {
-  facets: ['cancelled', 'stays'],
-});
+export const TASKS_UNKNOWN = defineCheck(
+  'tasks.unknown-id',
+  'tools',
+  'tasks/get with an unknown taskId is answered with -32602',
+);
+export const TASKS_LIST = defineCheck(
+  'tasks.list',
+  'tools',
+  'tasks/list lists the task (or offers a next page); a forged cursor is answered with -32602',
+  {
+    facets: ['listed', 'cursor'],
+  },
+);
+export const TASKS_CANCEL = defineCheck(
+  'tasks.cancel',
+  'tools',
+  'tasks/cancel moves a working task to cancelled, where it stays',
+  {
+    facets: ['cancelled', 'stays'],
+  },
+);
 export const TASKS_CANCEL_TERMINAL = defineCheck(
   'tasks.cancel-terminal',
   'tools',
@@ -73,7 +91,9 @@ const RELATED = 'io.modelcontextprotocol/related-task';
 
 function taskSupport(tool: JsonObject): string | undefined {
   const execution = tool['execution'];
-  return isObject(execution) && typeof execution['taskSupport'] === 'string' ? execution['taskSupport'] : undefined;
+  return isObject(execution) && typeof execution['taskSupport'] === 'string'
+    ? execution['taskSupport']
+    : undefined;
 }
 
 function taskOf(call: CallResult): JsonObject | undefined {
@@ -90,35 +110,71 @@ interface Problem {
 function taskProblems(task: JsonObject | undefined): Problem[] {
   if (task === undefined) return [{ text: 'no task', facet: 'result' }];
   const problems: Problem[] = [];
-  if (typeof task['taskId'] !== 'string' || task['taskId'] === '') problems.push({ text: `taskId ${brief(task['taskId'])} is not a non-empty string`, facet: 'id-string' });
-  for (const [field, facet] of [['createdAt', 'created-at'], ['lastUpdatedAt', 'updated-at']] as const) {
-    if (typeof task[field] !== 'string' || !ISO_8601.test(task[field] as string)) problems.push({ text: `${field} ${brief(task[field])} is not an ISO 8601 timestamp`, facet });
+  if (typeof task['taskId'] !== 'string' || task['taskId'] === '')
+    problems.push({ text: `taskId ${brief(task['taskId'])} is not a non-empty string`, facet: 'id-string' });
+  for (const [field, facet] of [
+    ['createdAt', 'created-at'],
+    ['lastUpdatedAt', 'updated-at'],
+  ] as const) {
+    if (typeof task[field] !== 'string' || !ISO_8601.test(task[field] as string))
+      problems.push({ text: `${field} ${brief(task[field])} is not an ISO 8601 timestamp`, facet });
   }
   return problems;
 }
 
-function expectProblems(ctx: ProbeContext, check: string, problems: readonly Problem[], pass: string, evidence: readonly Evidence[]): void {
-  ctx.expect(check, problems.length === 0, pass, [...new Set(problems.map((p) => p.text))].join('; '), evidence, problems.map((p) => p.facet));
+function expectProblems(
+  ctx: ProbeContext,
+  check: string,
+  problems: readonly Problem[],
+  pass: string,
+  evidence: readonly Evidence[],
+): void {
+  ctx.expect(
+    check,
+    problems.length === 0,
+    pass,
+    [...new Set(problems.map((p) => p.text))].join('; '),
+    evidence,
+    problems.map((p) => p.facet),
+  );
 }
 
 /** What is wrong with one tasks/get answer. */
 function getResultProblems(call: CallResult, got: JsonObject): Problem[] {
   const problems: Problem[] = [];
   if (!('ttl' in got)) problems.push({ text: 'tasks/get result without ttl', facet: 'ttl' });
-  if (isObject(got['_meta']) && RELATED in got['_meta']) problems.push({ text: `tasks/get result carries ${RELATED}`, facet: 'no-related-meta' });
-  if (call.http?.contentType.toLowerCase().startsWith('text/event-stream') === true) problems.push({ text: 'tasks/get was answered with an event stream', facet: 'no-sse' });
+  if (isObject(got['_meta']) && RELATED in got['_meta'])
+    problems.push({ text: `tasks/get result carries ${RELATED}`, facet: 'no-related-meta' });
+  if (call.http?.contentType.toLowerCase().startsWith('text/event-stream') === true)
+    problems.push({ text: 'tasks/get was answered with an event stream', facet: 'no-sse' });
   return problems;
 }
 
 /** tasks/result: the tool's own result (or its error), with the related-task metadata naming the task. */
-function judgePayload(ctx: ProbeContext, payload: CallResult, taskId: string, facet: 'payload' | 'blocks'): void {
+function judgePayload(
+  ctx: ProbeContext,
+  payload: CallResult,
+  taskId: string,
+  facet: 'payload' | 'blocks',
+): void {
   const result = resultOf(payload);
   const related = isObject(result?.['_meta']) ? (result['_meta'] as JsonObject)[RELATED] : undefined;
   const problems: Problem[] = [];
-  if (result === undefined && errorCode(payload) === undefined) problems.push({ text: isResult(payload).detail, facet });
-  else if (result !== undefined && !Array.isArray(result['content'])) problems.push({ text: 'not the tool result (no content array)', facet });
-  if (result !== undefined && !(isObject(related) && related['taskId'] === taskId)) problems.push({ text: `no ${RELATED} naming ${taskId} in _meta`, facet: 'related-task' });
-  expectProblems(ctx, TASKS_RESULT, problems, facet === 'blocks' ? 'asked while working, answered with the result once done' : 'the underlying result with its related-task metadata', [callEvidence(payload, 'tasks/result')]);
+  if (result === undefined && errorCode(payload) === undefined)
+    problems.push({ text: isResult(payload).detail, facet });
+  else if (result !== undefined && !Array.isArray(result['content']))
+    problems.push({ text: 'not the tool result (no content array)', facet });
+  if (result !== undefined && !(isObject(related) && related['taskId'] === taskId))
+    problems.push({ text: `no ${RELATED} naming ${taskId} in _meta`, facet: 'related-task' });
+  expectProblems(
+    ctx,
+    TASKS_RESULT,
+    problems,
+    facet === 'blocks'
+      ? 'asked while working, answered with the result once done'
+      : 'the underlying result with its related-task metadata',
+    [callEvidence(payload, 'tasks/result')],
+  );
 }
 
 export const tasksProbe: Probe = {
@@ -141,10 +197,17 @@ export const tasksProbe: Probe = {
   ],
   async run(ctx: ProbeContext) {
     const tools = ctx.inventory.tools ?? [];
-    const supported = ctx.has('tasks') && isObject(ctx.profile?.capabilities['tasks']) && isObject((ctx.profile.capabilities['tasks'] as JsonObject)['requests']);
-    const requests = supported ? ((ctx.profile!.capabilities['tasks'] as JsonObject)['requests'] as JsonObject) : {};
+    const supported =
+      ctx.has('tasks') &&
+      isObject(ctx.profile?.capabilities['tasks']) &&
+      isObject((ctx.profile.capabilities['tasks'] as JsonObject)['requests']);
+    const requests = supported
+      ? ((ctx.profile!.capabilities['tasks'] as JsonObject)['requests'] as JsonObject)
+      : {};
     const toolCalls = isObject(requests['tools']) && isObject((requests['tools'] as JsonObject)['call']);
-    const taskTools = tools.filter((tool) => taskSupport(tool) === 'optional' || taskSupport(tool) === 'required');
+    const taskTools = tools.filter(
+      (tool) => taskSupport(tool) === 'optional' || taskSupport(tool) === 'required',
+    );
     ctx.expect(
       TASKS_CAPABILITY,
       taskTools.length === 0 || toolCalls,
@@ -162,15 +225,25 @@ export const tasksProbe: Probe = {
       for (const check of this.checks.filter((c) => c !== TASKS_CAPABILITY && c !== TASKS_IGNORED)) {
         ctx.notApplicable(check, 'the server does not advertise tasks.requests.tools.call');
       }
-      const tool = callable.find((t) => argsOf(t) !== undefined && resultOf(ctx.state.toolCalls.find((r) => r.tool === t)?.call) !== undefined);
+      const tool = callable.find(
+        (t) =>
+          argsOf(t) !== undefined &&
+          resultOf(ctx.state.toolCalls.find((r) => r.tool === t)?.call) !== undefined,
+      );
       if (tool === undefined) return ctx.notRun(TASKS_IGNORED, 'no callable tool answered a plain call');
-      const call = await ctx.rpc('tools/call', { name: tool['name'], arguments: argsOf(tool), task: { ttl: 60_000 } });
+      const call = await ctx.rpc('tools/call', {
+        name: tool['name'],
+        arguments: argsOf(tool),
+        task: { ttl: 60_000 },
+      });
       const result = resultOf(call);
       ctx.expect(
         TASKS_IGNORED,
         result !== undefined && !('task' in result) && Array.isArray(result['content']),
         'answered with a normal tool result',
-        result === undefined ? isResult(call).detail : 'answered with a task although the server does not support tasks',
+        result === undefined
+          ? isResult(call).detail
+          : 'answered with a task although the server does not support tasks',
         [callEvidence(call, `tools/call ${String(tool['name'])} with task metadata`)],
       );
       return;
@@ -179,14 +252,24 @@ export const tasksProbe: Probe = {
 
     const unknown = await ctx.rpc('tasks/get', { taskId: 'validator-no-such-task' });
     const unknownJudgement = isError(unknown, -32602);
-    ctx.expect(TASKS_UNKNOWN, unknownJudgement.ok, unknownJudgement.detail, unknownJudgement.detail, [callEvidence(unknown, 'tasks/get of an unknown task')]);
+    ctx.expect(TASKS_UNKNOWN, unknownJudgement.ok, unknownJudgement.detail, unknownJudgement.detail, [
+      callEvidence(unknown, 'tasks/get of an unknown task'),
+    ]);
 
-    const forbidden = callable.find((t) => (taskSupport(t) ?? 'forbidden') === 'forbidden' && argsOf(t) !== undefined);
+    const forbidden = callable.find(
+      (t) => (taskSupport(t) ?? 'forbidden') === 'forbidden' && argsOf(t) !== undefined,
+    );
     if (forbidden === undefined) ctx.notRun(TASKS_FORBIDDEN, 'no callable tool without task support');
     else {
-      const call = await ctx.rpc('tools/call', { name: forbidden['name'], arguments: argsOf(forbidden), task: { ttl: 60_000 } });
+      const call = await ctx.rpc('tools/call', {
+        name: forbidden['name'],
+        arguments: argsOf(forbidden),
+        task: { ttl: 60_000 },
+      });
       const judgement = isError(call, -32601);
-      ctx.expect(TASKS_FORBIDDEN, judgement.ok, judgement.detail, judgement.detail, [callEvidence(call, `tools/call ${String(forbidden['name'])} as a task`)]);
+      ctx.expect(TASKS_FORBIDDEN, judgement.ok, judgement.detail, judgement.detail, [
+        callEvidence(call, `tools/call ${String(forbidden['name'])} as a task`),
+      ]);
     }
     const required = callable.find((t) => taskSupport(t) === 'required');
     if (required === undefined) ctx.notRun(TASKS_REQUIRED, 'no callable tool requires a task');
@@ -194,12 +277,22 @@ export const tasksProbe: Probe = {
       const args = argsOf(required) ?? {};
       const call = await ctx.rpc('tools/call', { name: required['name'], arguments: args });
       const judgement = isError(call, -32601);
-      ctx.expect(TASKS_REQUIRED, judgement.ok, judgement.detail, judgement.detail, [callEvidence(call, `tools/call ${String(required['name'])} without a task`)]);
+      ctx.expect(TASKS_REQUIRED, judgement.ok, judgement.detail, judgement.detail, [
+        callEvidence(call, `tools/call ${String(required['name'])} without a task`),
+      ]);
     }
 
     const candidate = callable.find((t) => taskSupport(t) === 'optional' || taskSupport(t) === 'required');
     if (candidate === undefined) {
-      for (const check of [TASKS_CREATE, TASKS_GET, TASKS_RESULT, TASKS_LIST, TASKS_CANCEL, TASKS_CANCEL_TERMINAL, TASKS_PROGRESS]) {
+      for (const check of [
+        TASKS_CREATE,
+        TASKS_GET,
+        TASKS_RESULT,
+        TASKS_LIST,
+        TASKS_CANCEL,
+        TASKS_CANCEL_TERMINAL,
+        TASKS_PROGRESS,
+      ]) {
         ctx.notRun(check, 'no callable tool supports tasks (use --call <tool>)');
       }
       return;
@@ -207,25 +300,51 @@ export const tasksProbe: Probe = {
     const name = candidate['name'];
     const args = argsOf(candidate) ?? {};
     const progressToken = 'validator-task-progress';
-    const created = await ctx.rpc('tools/call', { name, arguments: args, task: { ttl: 60_000 }, _meta: { progressToken } });
+    const created = await ctx.rpc('tools/call', {
+      name,
+      arguments: args,
+      task: { ttl: 60_000 },
+      _meta: { progressToken },
+    });
     const task = taskOf(created);
     const createdResult = resultOf(created);
     const createProblems: Problem[] =
       createdResult === undefined
         ? [{ text: isResult(created).detail, facet: 'result' }]
         : [
-            ...(isObject(createdResult['task']) ? [] : [{ text: 'the result is not a CreateTaskResult (no task object)', facet: 'result' }]),
+            ...(isObject(createdResult['task'])
+              ? []
+              : [{ text: 'the result is not a CreateTaskResult (no task object)', facet: 'result' }]),
             ...taskProblems(task),
             // A task may finish before its CreateTaskResult is written, which then reports where it got to: only
             // a status no task can reach from working proves it did not begin there.
             ...(task?.['status'] === 'working' || (NEXT['working'] ?? []).includes(String(task?.['status']))
               ? []
-              : [{ text: `status ${brief(task?.['status'])}, which no task reaches from working`, facet: 'working' }]),
+              : [
+                  {
+                    text: `status ${brief(task?.['status'])}, which no task reaches from working`,
+                    facet: 'working',
+                  },
+                ]),
           ];
-    expectProblems(ctx, TASKS_CREATE, createProblems, `task ${brief(task?.['taskId'])} created (status ${brief(task?.['status'])})`, [callEvidence(created, `tools/call ${String(name)} as a task`)]);
+    expectProblems(
+      ctx,
+      TASKS_CREATE,
+      createProblems,
+      `task ${brief(task?.['taskId'])} created (status ${brief(task?.['status'])})`,
+      [callEvidence(created, `tools/call ${String(name)} as a task`)],
+    );
     const taskId = task?.['taskId'];
     if (typeof taskId !== 'string') {
-      for (const check of [TASKS_GET, TASKS_RESULT, TASKS_LIST, TASKS_CANCEL, TASKS_CANCEL_TERMINAL, TASKS_PROGRESS]) ctx.notRun(check, 'no task was created');
+      for (const check of [
+        TASKS_GET,
+        TASKS_RESULT,
+        TASKS_LIST,
+        TASKS_CANCEL,
+        TASKS_CANCEL_TERMINAL,
+        TASKS_PROGRESS,
+      ])
+        ctx.notRun(check, 'no task was created');
       return;
     }
 
@@ -244,12 +363,23 @@ export const tasksProbe: Probe = {
       }
       getProblems.push(...getResultProblems(lastGet, got));
       const next = got['status'] as string;
-      if (!(NEXT[status] ?? []).includes(next)) getProblems.push({ text: `status went from ${status} to ${brief(next)}`, facet: 'transitions' });
+      if (!(NEXT[status] ?? []).includes(next))
+        getProblems.push({ text: `status went from ${status} to ${brief(next)}`, facet: 'transitions' });
       status = next;
       if (TERMINAL.has(status)) terminalAt = lastGet.respondedAt;
-      if (!TERMINAL.has(status)) await new Promise((resolve) => setTimeout(resolve, typeof got['pollInterval'] === 'number' ? Math.min(got['pollInterval'], 500) : 100));
+      if (!TERMINAL.has(status))
+        await new Promise((resolve) =>
+          setTimeout(
+            resolve,
+            typeof got['pollInterval'] === 'number' ? Math.min(got['pollInterval'], 500) : 100,
+          ),
+        );
     }
-    const payload = await ctx.rpc('tasks/result', { taskId }, { timeoutMs: ctx.settings.requestTimeoutMs * 3 });
+    const payload = await ctx.rpc(
+      'tasks/result',
+      { taskId },
+      { timeoutMs: ctx.settings.requestTimeoutMs * 3 },
+    );
     terminalAt ??= payload.respondedAt;
     judgePayload(ctx, payload, taskId, 'payload');
 
@@ -258,16 +388,29 @@ export const tasksProbe: Probe = {
       const again = await ctx.rpc('tasks/get', { taskId });
       const later = resultOf(again);
       if (later !== undefined) getProblems.push(...getResultProblems(again, later));
-      if (later !== undefined && later['status'] !== status) getProblems.push({ text: `the terminal status ${status} became ${brief(later['status'])}`, facet: 'terminal' });
+      if (later !== undefined && later['status'] !== status)
+        getProblems.push({
+          text: `the terminal status ${status} became ${brief(later['status'])}`,
+          facet: 'terminal',
+        });
       lastGet ??= again;
     }
-    const statusNotes = ctx.state.channels.flatMap((c) => c.received).filter((r) => isObject(r.message) && r.message['method'] === 'notifications/tasks/status');
+    const statusNotes = ctx.state.channels
+      .flatMap((c) => c.received)
+      .filter((r) => isObject(r.message) && r.message['method'] === 'notifications/tasks/status');
     for (const note of statusNotes) {
       const params = (note.message as JsonObject)['params'];
-      if (isObject(params) && isObject(params['_meta']) && RELATED in params['_meta']) getProblems.push({ text: `notifications/tasks/status carries ${RELATED}`, facet: 'status-notification' });
+      if (isObject(params) && isObject(params['_meta']) && RELATED in params['_meta'])
+        getProblems.push({
+          text: `notifications/tasks/status carries ${RELATED}`,
+          facet: 'status-notification',
+        });
     }
     if (lastGet === undefined) ctx.notRun(TASKS_GET, 'the task was terminal at once; nothing to poll');
-    else expectProblems(ctx, TASKS_GET, getProblems, `polled to ${status}`, [callEvidence(lastGet, 'tasks/get')]);
+    else
+      expectProblems(ctx, TASKS_GET, getProblems, `polled to ${status}`, [
+        callEvidence(lastGet, 'tasks/get'),
+      ]);
 
     // Listed (following pages), and a forged cursor refused.
     let listed = await ctx.rpc('tasks/list', {});
@@ -281,18 +424,37 @@ export const tasksProbe: Probe = {
     }
     const forged = await ctx.rpc('tasks/list', { cursor: 'validator-forged-cursor' });
     const listProblems: Problem[] = [
-      ...(resultOf(listed) === undefined ? [{ text: `tasks/list: ${isResult(listed).detail}`, facet: 'listed' }] : []),
-      ...(resultOf(listed) !== undefined && !found ? [{ text: `task ${taskId} is not listed, and no nextCursor offers more`, facet: 'listed' }] : []),
-      ...(isError(forged, -32602).ok ? [] : [{ text: `forged cursor: ${isError(forged, -32602).detail}`, facet: 'cursor' }]),
+      ...(resultOf(listed) === undefined
+        ? [{ text: `tasks/list: ${isResult(listed).detail}`, facet: 'listed' }]
+        : []),
+      ...(resultOf(listed) !== undefined && !found
+        ? [{ text: `task ${taskId} is not listed, and no nextCursor offers more`, facet: 'listed' }]
+        : []),
+      ...(isError(forged, -32602).ok
+        ? []
+        : [{ text: `forged cursor: ${isError(forged, -32602).detail}`, facet: 'cursor' }]),
     ];
-    expectProblems(ctx, TASKS_LIST, listProblems, 'the task is listed; a forged cursor is rejected', [callEvidence(listed, 'tasks/list'), callEvidence(forged, 'tasks/list with a forged cursor')]);
+    expectProblems(ctx, TASKS_LIST, listProblems, 'the task is listed; a forged cursor is rejected', [
+      callEvidence(listed, 'tasks/list'),
+      callEvidence(forged, 'tasks/list with a forged cursor'),
+    ]);
 
     const cancelTerminal = await ctx.rpc('tasks/cancel', { taskId });
     const terminalJudgement = isError(cancelTerminal, -32602);
-    ctx.expect(TASKS_CANCEL_TERMINAL, terminalJudgement.ok, terminalJudgement.detail, terminalJudgement.detail, [callEvidence(cancelTerminal, 'tasks/cancel of a terminal task')]);
+    ctx.expect(
+      TASKS_CANCEL_TERMINAL,
+      terminalJudgement.ok,
+      terminalJudgement.detail,
+      terminalJudgement.detail,
+      [callEvidence(cancelTerminal, 'tasks/cancel of a terminal task')],
+    );
 
-    const progress = ctx.state.channels.flatMap((c) => c.received).filter((r) => isObject(r.message) && r.message['method'] === 'notifications/progress');
-    const mine = progress.filter((r) => (((r.message as JsonObject)['params'] ?? {}) as JsonObject)['progressToken'] === progressToken);
+    const progress = ctx.state.channels
+      .flatMap((c) => c.received)
+      .filter((r) => isObject(r.message) && r.message['method'] === 'notifications/progress');
+    const mine = progress.filter(
+      (r) => (((r.message as JsonObject)['params'] ?? {}) as JsonObject)['progressToken'] === progressToken,
+    );
     if (mine.length === 0) ctx.notRun(TASKS_PROGRESS, 'the task sent no progress');
     else {
       const late = terminalAt === undefined ? [] : mine.filter((r) => r.at > terminalAt! + 50);
@@ -301,7 +463,15 @@ export const tasksProbe: Probe = {
         late.length === 0,
         `${mine.length} progress notification(s) with the original token, none after the task was terminal`,
         `${late.length} progress notification(s) after the task reached ${status}`,
-        [{ label: 'progress for the task', received: mine.slice(-3).map((r) => r.text).join('\n') }],
+        [
+          {
+            label: 'progress for the task',
+            received: mine
+              .slice(-3)
+              .map((r) => r.text)
+              .join('\n'),
+          },
+        ],
         ['stops'],
       );
     }
@@ -310,11 +480,21 @@ export const tasksProbe: Probe = {
     const third = await ctx.rpc('tools/call', { name, arguments: args, task: { ttl: 60_000 } });
     const thirdId = taskOf(third)?.['taskId'];
     if (typeof thirdId === 'string' && thirdId === taskId) {
-      ctx.fail(TASKS_CREATE, `a second task got the same taskId ${taskId}`, [callEvidence(third, 'another task')], ['id-unique']);
+      ctx.fail(
+        TASKS_CREATE,
+        `a second task got the same taskId ${taskId}`,
+        [callEvidence(third, 'another task')],
+        ['id-unique'],
+      );
     }
-    if (typeof thirdId !== 'string' || taskOf(third)?.['status'] !== 'working') ctx.notRun(TASKS_RESULT, 'no task was still working when its result was asked for');
+    if (typeof thirdId !== 'string' || taskOf(third)?.['status'] !== 'working')
+      ctx.notRun(TASKS_RESULT, 'no task was still working when its result was asked for');
     else {
-      const blocked = await ctx.rpc('tasks/result', { taskId: thirdId }, { timeoutMs: ctx.settings.requestTimeoutMs * 3 });
+      const blocked = await ctx.rpc(
+        'tasks/result',
+        { taskId: thirdId },
+        { timeoutMs: ctx.settings.requestTimeoutMs * 3 },
+      );
       judgePayload(ctx, blocked, thirdId, 'blocks');
     }
 
@@ -322,7 +502,12 @@ export const tasksProbe: Probe = {
     const second = await ctx.rpc('tools/call', { name, arguments: args, task: { ttl: 60_000 } });
     const secondId = taskOf(second)?.['taskId'];
     if (typeof secondId === 'string' && (secondId === taskId || secondId === thirdId)) {
-      ctx.fail(TASKS_CREATE, `a new task reused the taskId ${secondId}`, [callEvidence(second, 'another task')], ['id-unique']);
+      ctx.fail(
+        TASKS_CREATE,
+        `a new task reused the taskId ${secondId}`,
+        [callEvidence(second, 'another task')],
+        ['id-unique'],
+      );
     }
     if (typeof secondId !== 'string' || taskOf(second)?.['status'] !== 'working') {
       ctx.notRun(TASKS_CANCEL, 'a second task could not be started in the working status');
@@ -330,7 +515,9 @@ export const tasksProbe: Probe = {
     }
     const cancelled = await ctx.rpc('tasks/cancel', { taskId: secondId });
     if (errorCode(cancelled) === -32602) {
-      ctx.notRun(TASKS_CANCEL, 'the second task finished before it could be cancelled', [callEvidence(cancelled, 'tasks/cancel')]);
+      ctx.notRun(TASKS_CANCEL, 'the second task finished before it could be cancelled', [
+        callEvidence(cancelled, 'tasks/cancel'),
+      ]);
       return;
     }
     const after = await ctx.rpc('tasks/get', { taskId: secondId });

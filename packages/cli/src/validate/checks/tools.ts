@@ -11,18 +11,33 @@ import { binaryProblems, CONTENT_BASE64, deepEqual, failProblems, textBlocks } f
 import type { ProbeContext } from './context.js';
 import { errorCode, isError, isResult } from './expect.js';
 import { invalidInstance, judgeSchema, sampleInstance, validates } from './instances.js';
-import { CACHING_HINTS, compareViewpoints, duplicates, judgeListing, listAll, PAGINATION_CURSORS } from './listing.js';
+import {
+  CACHING_HINTS,
+  compareViewpoints,
+  duplicates,
+  judgeListing,
+  listAll,
+  PAGINATION_CURSORS,
+} from './listing.js';
 import type { Probe } from './probe.js';
 import { defineCheck } from './registry.js';
 
-export const TOOLS_LIST = defineCheck('tools.list', 'tools', 'tools/list answers with the tools (every page readable)');
+export const TOOLS_LIST = defineCheck(
+  'tools.list',
+  'tools',
+  'tools/list answers with the tools (every page readable)',
+);
 export const TOOLS_NAME_FORMAT = defineCheck(
   'tools.name-format',
   'tools',
   'Tool names are 1–128 characters of A–Z, a–z, 0–9, _, - and .',
   { facets: ['length', 'charset'] },
 );
-export const TOOLS_NAME_UNIQUE = defineCheck('tools.name-unique', 'tools', 'Tool names are unique within the server');
+export const TOOLS_NAME_UNIQUE = defineCheck(
+  'tools.name-unique',
+  'tools',
+  'Tool names are unique within the server',
+);
 export const TOOLS_INPUT_SCHEMA = defineCheck(
   'tools.input-schema',
   'tools',
@@ -99,15 +114,25 @@ function defaultDialect(revision: Revision): '2020-12' | 'either' {
 }
 
 /** Every `x-mcp-header` in a schema, with whether it sits at a statically reachable property. */
-export function xMcpHeaders(schema: unknown): { path: string[]; header: unknown; reachable: boolean; type: unknown; node: JsonObject }[] {
-  const found: { path: string[]; header: unknown; reachable: boolean; type: unknown; node: JsonObject }[] = [];
+export function xMcpHeaders(
+  schema: unknown,
+): { path: string[]; header: unknown; reachable: boolean; type: unknown; node: JsonObject }[] {
+  const found: { path: string[]; header: unknown; reachable: boolean; type: unknown; node: JsonObject }[] =
+    [];
   const walk = (node: unknown, path: string[], reachable: boolean): void => {
     if (Array.isArray(node)) {
       node.forEach((child) => walk(child, path, false));
       return;
     }
     if (!isObject(node)) return;
-    if ('x-mcp-header' in node) found.push({ path, header: node['x-mcp-header'], reachable: reachable && path.length > 0, type: node['type'], node });
+    if ('x-mcp-header' in node)
+      found.push({
+        path,
+        header: node['x-mcp-header'],
+        reachable: reachable && path.length > 0,
+        type: node['type'],
+        node,
+      });
     for (const [key, value] of Object.entries(node)) {
       if (key === 'properties' && isObject(value)) {
         for (const [name, child] of Object.entries(value)) walk(child, [...path, name], reachable);
@@ -127,9 +152,13 @@ interface Problem {
 
 /** Numbers an integer parameter's schema names (bounds, const, enum, default) outside ±(2^53 − 1). */
 function unsafeIntegers(node: JsonObject): unknown[] {
-  const values = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'const', 'default'].map((key) => node[key]);
+  const values = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'const', 'default'].map(
+    (key) => node[key],
+  );
   if (Array.isArray(node['enum'])) values.push(...(node['enum'] as unknown[]));
-  return values.filter((value) => typeof value === 'number' && !Number.isSafeInteger(value) && Number.isInteger(value));
+  return values.filter(
+    (value) => typeof value === 'number' && !Number.isSafeInteger(value) && Number.isInteger(value),
+  );
 }
 
 function xMcpHeaderProblems(tool: JsonObject): Problem[] {
@@ -138,18 +167,29 @@ function xMcpHeaderProblems(tool: JsonObject): Problem[] {
   const seen = new Set<string>();
   for (const { path, header, reachable, type, node } of xMcpHeaders(tool['inputSchema'])) {
     const where = `${String(tool['name'])}: ${path.join('.') || '(root)'}`;
-    if (typeof header !== 'string' || header === '') add(`${where}: x-mcp-header is empty or not a string`, 'empty');
+    if (typeof header !== 'string' || header === '')
+      add(`${where}: x-mcp-header is empty or not a string`, 'empty');
     else if (!TCHAR.test(header)) {
       // eslint-disable-next-line no-control-regex
       const control = /[\x00-\x1f\x7f]/.test(header);
-      add(`${where}: x-mcp-header ${JSON.stringify(header)} is not an HTTP token${control ? ' (it holds control characters)' : ''}`, 'token');
-      if (control) add(`${where}: x-mcp-header ${JSON.stringify(header)} holds control characters`, 'control');
-    } else if (seen.has(header.toLowerCase())) add(`${where}: x-mcp-header ${JSON.stringify(header)} is not unique`, 'unique');
+      add(
+        `${where}: x-mcp-header ${JSON.stringify(header)} is not an HTTP token${control ? ' (it holds control characters)' : ''}`,
+        'token',
+      );
+      if (control)
+        add(`${where}: x-mcp-header ${JSON.stringify(header)} holds control characters`, 'control');
+    } else if (seen.has(header.toLowerCase()))
+      add(`${where}: x-mcp-header ${JSON.stringify(header)} is not unique`, 'unique');
     if (typeof header === 'string') seen.add(header.toLowerCase());
     if (!reachable) add(`${where}: x-mcp-header is not on a statically reachable property`, 'reachable');
-    if (type !== 'string' && type !== 'integer' && type !== 'boolean') add(`${where}: x-mcp-header on a parameter of type ${brief(type)}`, 'primitive');
+    if (type !== 'string' && type !== 'integer' && type !== 'boolean')
+      add(`${where}: x-mcp-header on a parameter of type ${brief(type)}`, 'primitive');
     const unsafe = type === 'integer' ? unsafeIntegers(node) : [];
-    if (unsafe.length > 0) add(`${where}: the integer parameter names values outside the safe range: ${unsafe.join(', ')}`, 'safe-integer');
+    if (unsafe.length > 0)
+      add(
+        `${where}: the integer parameter names values outside the safe range: ${unsafe.join(', ')}`,
+        'safe-integer',
+      );
   }
   return problems;
 }
@@ -179,7 +219,8 @@ export const toolsProbe: Probe = {
   ],
   async run(ctx) {
     if (!ctx.has('tools')) {
-      for (const check of this.checks) ctx.notApplicable(check, 'the server does not advertise the tools capability');
+      for (const check of this.checks)
+        ctx.notApplicable(check, 'the server does not advertise the tools capability');
       return;
     }
     const { revision } = ctx;
@@ -187,7 +228,11 @@ export const toolsProbe: Probe = {
     judgeListing(ctx, 'tools/list', listing, 'tools');
     const firstPage = listing.pages[0];
     if (listing.failure !== undefined) {
-      ctx.fail(TOOLS_LIST, `tools/list failed: ${listing.failure}`, listing.pages.slice(-1).map((call) => callEvidence(call, 'tools/list')));
+      ctx.fail(
+        TOOLS_LIST,
+        `tools/list failed: ${listing.failure}`,
+        listing.pages.slice(-1).map((call) => callEvidence(call, 'tools/list')),
+      );
       return;
     }
     const tools = listing.items;
@@ -197,15 +242,31 @@ export const toolsProbe: Probe = {
       if (revision >= '2025-03-26') {
         for (const tool of tools) {
           const annotations = tool['annotations'];
-          if (isObject(annotations) && annotations['readOnlyHint'] === true && typeof tool['name'] === 'string') shared.readOnly.add(tool['name']);
+          if (
+            isObject(annotations) &&
+            annotations['readOnlyHint'] === true &&
+            typeof tool['name'] === 'string'
+          )
+            shared.readOnly.add(tool['name']);
         }
         shared.settle();
       } else {
         // Annotations do not exist here: learn them from a newer revision's listing (bounded wait).
-        await Promise.race([shared.settled, new Promise((resolve) => setTimeout(resolve, ctx.settings.probeTimeoutMs / 3))]);
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([
+          shared.settled,
+          new Promise((resolve) => {
+            timer = setTimeout(resolve, ctx.settings.probeTimeoutMs / 3);
+          }),
+        ]);
+        clearTimeout(timer);
       }
     }
-    ctx.pass(TOOLS_LIST, `${tools.length} tool(s) in ${listing.pages.length} page(s)`, firstPage ? [callEvidence(firstPage, 'tools/list')] : []);
+    ctx.pass(
+      TOOLS_LIST,
+      `${tools.length} tool(s) in ${listing.pages.length} page(s)`,
+      firstPage ? [callEvidence(firstPage, 'tools/list')] : [],
+    );
     const listEvidence = firstPage ? [callEvidence(firstPage, 'tools/list')] : [];
     const names = tools.map((tool) => tool['name']);
 
@@ -214,7 +275,10 @@ export const toolsProbe: Probe = {
       const facets = bad.flatMap((name) =>
         typeof name !== 'string'
           ? ['length', 'charset']
-          : [...(name.length < 1 || name.length > 128 ? ['length'] : []), ...(/^[A-Za-z0-9_.-]*$/.test(name) ? [] : ['charset'])],
+          : [
+              ...(name.length < 1 || name.length > 128 ? ['length'] : []),
+              ...(/^[A-Za-z0-9_.-]*$/.test(name) ? [] : ['charset']),
+            ],
       );
       ctx.expect(
         TOOLS_NAME_FORMAT,
@@ -228,7 +292,13 @@ export const toolsProbe: Probe = {
       ctx.notApplicable(TOOLS_NAME_FORMAT, `${revision} sets no rules for tool names`);
     }
     const repeated = duplicates(tools, 'name');
-    ctx.expect(TOOLS_NAME_UNIQUE, repeated.length === 0, 'all names unique', `repeated names: ${repeated.join(', ')}`, listEvidence);
+    ctx.expect(
+      TOOLS_NAME_UNIQUE,
+      repeated.length === 0,
+      'all names unique',
+      `repeated names: ${repeated.join(', ')}`,
+      listEvidence,
+    );
 
     const inputProblems: string[] = [];
     const outputProblems: string[] = [];
@@ -238,19 +308,32 @@ export const toolsProbe: Probe = {
       const input = judgeSchema(tool['inputSchema'], defaultDialect(revision));
       if (input.ok === false) inputProblems.push(`${name}: ${input.problem}`);
       else if (input.ok === 'unsupported') unsupported.push(`${name}: ${input.problem}`);
-      else if (isObject(tool['inputSchema']) && tool['inputSchema']['type'] !== 'object') inputProblems.push(`${name}: inputSchema type is ${brief(tool['inputSchema']['type'])}, not "object"`);
+      else if (isObject(tool['inputSchema']) && tool['inputSchema']['type'] !== 'object')
+        inputProblems.push(
+          `${name}: inputSchema type is ${brief(tool['inputSchema']['type'])}, not "object"`,
+        );
       if (tool['outputSchema'] !== undefined) {
         const output = judgeSchema(tool['outputSchema'], defaultDialect(revision));
         if (output.ok === false) outputProblems.push(`${name}: ${output.problem}`);
       }
     }
-    if (inputProblems.length > 0) ctx.fail(TOOLS_INPUT_SCHEMA, inputProblems.slice(0, 5).join('; '), listEvidence);
+    if (inputProblems.length > 0)
+      ctx.fail(TOOLS_INPUT_SCHEMA, inputProblems.slice(0, 5).join('; '), listEvidence);
     else if (tools.length === 0) ctx.notRun(TOOLS_INPUT_SCHEMA, 'the server lists no tools');
-    else if (unsupported.length === tools.length) ctx.notRun(TOOLS_INPUT_SCHEMA, unsupported.slice(0, 3).join('; '));
-    else ctx.pass(TOOLS_INPUT_SCHEMA, `${tools.length - unsupported.length} input schema(s) valid`, listEvidence);
-    if (!atLeast(revision, '2025-06-18')) ctx.notApplicable(TOOLS_OUTPUT_SCHEMA, `${revision} has no outputSchema`);
-    else if (outputProblems.length > 0) ctx.fail(TOOLS_OUTPUT_SCHEMA, outputProblems.slice(0, 5).join('; '), listEvidence);
-    else if (tools.some((tool) => tool['outputSchema'] !== undefined)) ctx.pass(TOOLS_OUTPUT_SCHEMA, 'output schemas valid', listEvidence);
+    else if (unsupported.length === tools.length)
+      ctx.notRun(TOOLS_INPUT_SCHEMA, unsupported.slice(0, 3).join('; '));
+    else
+      ctx.pass(
+        TOOLS_INPUT_SCHEMA,
+        `${tools.length - unsupported.length} input schema(s) valid`,
+        listEvidence,
+      );
+    if (!atLeast(revision, '2025-06-18'))
+      ctx.notApplicable(TOOLS_OUTPUT_SCHEMA, `${revision} has no outputSchema`);
+    else if (outputProblems.length > 0)
+      ctx.fail(TOOLS_OUTPUT_SCHEMA, outputProblems.slice(0, 5).join('; '), listEvidence);
+    else if (tools.some((tool) => tool['outputSchema'] !== undefined))
+      ctx.pass(TOOLS_OUTPUT_SCHEMA, 'output schemas valid', listEvidence);
     else ctx.notApplicable(TOOLS_OUTPUT_SCHEMA, 'no tool declares an outputSchema');
 
     if (revision === '2026-07-28') {
@@ -262,7 +345,10 @@ export const toolsProbe: Probe = {
           TOOLS_X_MCP_HEADER,
           problems.length === 0,
           `${annotated.length} tool(s) with valid x-mcp-header`,
-          problems.slice(0, 5).map((p) => p.text).join('; '),
+          problems
+            .slice(0, 5)
+            .map((p) => p.text)
+            .join('; '),
           listEvidence,
           problems.map((p) => p.facet),
         );
@@ -291,10 +377,18 @@ export const toolsProbe: Probe = {
         again.pages[0] ? [callEvidence(again.pages[0], 'tools/list again')] : [],
       );
       const other = await ctx.otherChannel();
-      await compareViewpoints(ctx, TOOLS_SAME_EVERYWHERE, 'tools/list', 'tools', () => ctx.modern(other, 'tools/list', {}), {
-        same: 'the same tools on another connection',
-        other: 'on another connection',
-      }, ctx.target.kind === 'stdio');
+      await compareViewpoints(
+        ctx,
+        TOOLS_SAME_EVERYWHERE,
+        'tools/list',
+        'tools',
+        () => ctx.modern(other, 'tools/list', {}),
+        {
+          same: 'the same tools on another connection',
+          other: 'on another connection',
+        },
+        ctx.target.kind === 'stdio',
+      );
     } else {
       ctx.notApplicable(TOOLS_X_MCP_HEADER, `${revision} has no x-mcp-header`);
       ctx.notApplicable(TOOLS_DETERMINISTIC, `${revision} does not ask for a deterministic order`);
@@ -309,12 +403,23 @@ export const toolsProbe: Probe = {
 
 async function callTools(ctx: ProbeContext, tools: readonly JsonObject[]): Promise<void> {
   // A tool that requires task augmentation is called by the tasks probe, as a task.
-  const requiresTask = (tool: JsonObject): boolean => isObject(tool['execution']) && tool['execution']['taskSupport'] === 'required';
+  const requiresTask = (tool: JsonObject): boolean =>
+    isObject(tool['execution']) && tool['execution']['taskSupport'] === 'required';
   const callable = tools.filter((tool) => ctx.mayCall(tool) && !requiresTask(tool));
   const skipped = tools.length - callable.length;
   if (callable.length === 0) {
-    const reason = tools.length === 0 ? 'the server lists no tools' : `no tool is annotated readOnlyHint: true (${skipped} not called; use --call <tool> or --call-all)`;
-    for (const check of [TOOLS_CALL, TOOLS_STRUCTURED, TOOLS_STRUCTURED_TEXT, TOOLS_EMBEDDED_NEEDS_RESOURCES, CONTENT_BASE64]) ctx.notRun(check, reason);
+    const reason =
+      tools.length === 0
+        ? 'the server lists no tools'
+        : `no tool is annotated readOnlyHint: true (${skipped} not called; use --call <tool> or --call-all)`;
+    for (const check of [
+      TOOLS_CALL,
+      TOOLS_STRUCTURED,
+      TOOLS_STRUCTURED_TEXT,
+      TOOLS_EMBEDDED_NEEDS_RESOURCES,
+      CONTENT_BASE64,
+    ])
+      ctx.notRun(check, reason);
     return;
   }
   let structuredSeen = false;
@@ -334,36 +439,68 @@ async function callTools(ctx: ProbeContext, tools: readonly JsonObject[]): Promi
     const progressToken = `validator-progress-${++index}`;
     const annotations = tool['annotations'];
     if (!(isObject(annotations) && annotations['readOnlyHint'] === true)) ctx.state.mutated = true;
-    const call = await ctx.rpc('tools/call', { name, arguments: args, _meta: { progressToken } }, {
-      progressExtendsToMs: ctx.settings.requestTimeoutMs * 3,
-    });
+    const call = await ctx.rpc(
+      'tools/call',
+      { name, arguments: args, _meta: { progressToken } },
+      {
+        progressExtendsToMs: ctx.settings.requestTimeoutMs * 3,
+      },
+    );
     ctx.state.toolCalls.push({ tool, call, progressToken });
     const evidence = [callEvidence(call, `tools/call ${name}`)];
     const result = resultOf(call);
     if (errorCode(call) === -32021) {
-      ctx.pass(TOOLS_CALL, `${name}: needs a client capability the validator did not declare (-32021)`, evidence);
+      ctx.pass(
+        TOOLS_CALL,
+        `${name}: needs a client capability the validator did not declare (-32021)`,
+        evidence,
+      );
       continue;
     }
-    if (result === undefined && call.failure === 'timeout' && call.during.some((r) => isObject(r.message) && r.message['method'] === 'notifications/progress')) {
+    if (
+      result === undefined &&
+      call.failure === 'timeout' &&
+      call.during.some((r) => isObject(r.message) && r.message['method'] === 'notifications/progress')
+    ) {
       // Still reporting progress when the validator stopped waiting: slow, not wrong.
-      ctx.notRun(TOOLS_CALL, `${name} was still working (reporting progress) after ${call.elapsedMs} ms; a larger --timeout lets it finish`, evidence);
+      ctx.notRun(
+        TOOLS_CALL,
+        `${name} was still working (reporting progress) after ${call.elapsedMs} ms; a larger --timeout lets it finish`,
+        evidence,
+      );
       continue;
     }
     if (result === undefined) {
       // No answer at all breaks JSON-RPC; an error answer breaks the rule that tool errors go inside the result.
-      ctx.fail(TOOLS_CALL, `${name} answered a valid call with ${isResult(call).detail}`, evidence, [call.response === undefined ? 'answered' : 'tool-errors']);
+      ctx.fail(TOOLS_CALL, `${name} answered a valid call with ${isResult(call).detail}`, evidence, [
+        call.response === undefined ? 'answered' : 'tool-errors',
+      ]);
       continue;
     }
     if (result['resultType'] === 'input_required') {
       ctx.pass(TOOLS_CALL, `${name}: input required (multi round-trip)`, evidence);
       continue;
     }
-    ctx.pass(TOOLS_CALL, `${name}: ${result['isError'] === true ? 'a tool error result' : 'a result'}`, evidence);
+    ctx.pass(
+      TOOLS_CALL,
+      `${name}: ${result['isError'] === true ? 'a tool error result' : 'a result'}`,
+      evidence,
+    );
     const content = Array.isArray(result['content']) ? result['content'] : [];
     const binary = binaryProblems(content, `${name} content`);
-    if (content.some((block) => isObject(block) && (block['type'] === 'image' || block['type'] === 'audio' || block['type'] === 'resource'))) binarySeen = true;
+    if (
+      content.some(
+        (block) =>
+          isObject(block) &&
+          (block['type'] === 'image' || block['type'] === 'audio' || block['type'] === 'resource'),
+      )
+    )
+      binarySeen = true;
     failProblems(ctx, CONTENT_BASE64, binary, evidence);
-    if (ctx.revision >= '2025-06-18' && content.some((block) => isObject(block) && block['type'] === 'resource')) {
+    if (
+      ctx.revision >= '2025-06-18' &&
+      content.some((block) => isObject(block) && block['type'] === 'resource')
+    ) {
       embeddedSeen = true;
       ctx.expect(
         TOOLS_EMBEDDED_NEEDS_RESOURCES,
@@ -376,11 +513,23 @@ async function callTools(ctx: ProbeContext, tools: readonly JsonObject[]): Promi
     if (tool['outputSchema'] !== undefined && result['isError'] !== true && ctx.revision >= '2025-06-18') {
       structuredSeen = true;
       if (!('structuredContent' in result)) {
-        ctx.fail(TOOLS_STRUCTURED, `${name} declares an outputSchema but returned no structuredContent`, evidence);
+        ctx.fail(
+          TOOLS_STRUCTURED,
+          `${name} declares an outputSchema but returned no structuredContent`,
+          evidence,
+        );
       } else {
         const verdict = validates(tool['outputSchema'], result['structuredContent']);
-        if (verdict === undefined) ctx.notRun(TOOLS_STRUCTURED, `${name}: its outputSchema could not be compiled`);
-        else ctx.expect(TOOLS_STRUCTURED, verdict.valid, `${name}: structuredContent conforms`, `${name}: structuredContent does not conform: ${verdict.issues.join('; ')}`, evidence);
+        if (verdict === undefined)
+          ctx.notRun(TOOLS_STRUCTURED, `${name}: its outputSchema could not be compiled`);
+        else
+          ctx.expect(
+            TOOLS_STRUCTURED,
+            verdict.valid,
+            `${name}: structuredContent conforms`,
+            `${name}: structuredContent does not conform: ${verdict.issues.join('; ')}`,
+            evidence,
+          );
       }
     }
     if ('structuredContent' in result && ctx.revision >= '2025-06-18') {
@@ -393,14 +542,21 @@ async function callTools(ctx: ProbeContext, tools: readonly JsonObject[]): Promi
           return false;
         }
       });
-      ctx.expect(TOOLS_STRUCTURED_TEXT, serialized, `${name}: structured content also serialized as text`, `${name}: no TextContent block holds the serialized structuredContent`, evidence);
+      ctx.expect(
+        TOOLS_STRUCTURED_TEXT,
+        serialized,
+        `${name}: structured content also serialized as text`,
+        `${name}: no TextContent block holds the serialized structuredContent`,
+        evidence,
+      );
     }
   }
   if (!structuredSeen) ctx.notRun(TOOLS_STRUCTURED, 'no called tool declares an outputSchema');
   if (!structuredTextSeen) ctx.notRun(TOOLS_STRUCTURED_TEXT, 'no called tool returned structuredContent');
   if (!embeddedSeen) ctx.notRun(TOOLS_EMBEDDED_NEEDS_RESOURCES, 'no called tool returned embedded resources');
   if (!binarySeen) ctx.notRun(CONTENT_BASE64, 'no called tool returned binary content');
-  else if (!ctx.recorded(CONTENT_BASE64)) ctx.pass(CONTENT_BASE64, 'binary content is base64 with MIME types');
+  else if (!ctx.recorded(CONTENT_BASE64))
+    ctx.pass(CONTENT_BASE64, 'binary content is base64 with MIME types');
 }
 
 async function unknownTool(ctx: ProbeContext): Promise<void> {
@@ -412,7 +568,9 @@ async function unknownTool(ctx: ProbeContext): Promise<void> {
     TOOLS_UNKNOWN,
     judgement.ok,
     judgement.detail,
-    result?.['isError'] === true ? 'answered with an isError tool result; an unknown tool is a protocol error (-32602)' : judgement.detail,
+    result?.['isError'] === true
+      ? 'answered with an isError tool result; an unknown tool is a protocol error (-32602)'
+      : judgement.detail,
     [callEvidence(call, `tools/call ${name}`)],
   );
 }
@@ -426,12 +584,15 @@ async function invalidArguments(ctx: ProbeContext, tools: readonly JsonObject[])
     const name = String(tool['name']);
     const call = await ctx.rpc('tools/call', { name, arguments: invalid.value });
     const evidence = [callEvidence(call, `tools/call ${name} with invalid arguments (${invalid.why})`)];
-    const refused = call.response !== undefined && ('error' in call.response || resultOf(call)?.['isError'] === true);
+    const refused =
+      call.response !== undefined && ('error' in call.response || resultOf(call)?.['isError'] === true);
     ctx.expect(
       TOOLS_ARGUMENTS_VALIDATED,
       refused,
       `${name}: the invalid arguments were refused`,
-      call.response === undefined ? `${name}: ${isResult(call).detail}` : `${name}: the invalid arguments (${invalid.why}) were accepted and the tool ran`,
+      call.response === undefined
+        ? `${name}: ${isResult(call).detail}`
+        : `${name}: the invalid arguments (${invalid.why}) were accepted and the tool ran`,
       evidence,
     );
     if (ctx.revision >= '2025-11-25') {
@@ -447,7 +608,13 @@ async function invalidArguments(ctx: ProbeContext, tools: readonly JsonObject[])
       );
     } else {
       const judgement = isError(call, -32602);
-      ctx.expect(TOOLS_INVALID_ARGUMENTS, judgement.ok, `${name}: ${judgement.detail}`, `${name}: ${judgement.detail} (invalid arguments are a protocol error in ${ctx.revision})`, evidence);
+      ctx.expect(
+        TOOLS_INVALID_ARGUMENTS,
+        judgement.ok,
+        `${name}: ${judgement.detail}`,
+        `${name}: ${judgement.detail} (invalid arguments are a protocol error in ${ctx.revision})`,
+        evidence,
+      );
     }
     return;
   }

@@ -21,7 +21,11 @@ export const COMPLETION_UNKNOWN = defineCheck(
   'completion',
   'Completing an argument of an unknown prompt is answered with -32602 (Invalid params)',
 );
-export const LOGGING_SET_LEVEL = defineCheck('logging.set-level', 'logging', 'logging/setLevel with a valid level answers with an empty result');
+export const LOGGING_SET_LEVEL = defineCheck(
+  'logging.set-level',
+  'logging',
+  'logging/setLevel with a valid level answers with an empty result',
+);
 export const LOGGING_INVALID_LEVEL = defineCheck(
   'logging.invalid-level',
   'logging',
@@ -56,7 +60,18 @@ export const CAPABILITY_GATING = defineCheck(
   'capabilities.gating',
   'capabilities',
   'Methods of a capability the server does not advertise are answered with -32601 (Method not found)',
-  { facets: ['tools', 'resources', 'prompts', 'completions', 'logging', 'resources.subscribe', 'completions-error', 'error-code'] },
+  {
+    facets: [
+      'tools',
+      'resources',
+      'prompts',
+      'completions',
+      'logging',
+      'resources.subscribe',
+      'completions-error',
+      'error-code',
+    ],
+  },
 );
 
 const VALID_LEVEL = 'debug';
@@ -68,30 +83,46 @@ export const completionProbe: Probe = {
   async run(ctx) {
     // 2024-11-05 defines completion/complete without a capability.
     if (ctx.revision !== '2024-11-05' && !ctx.has('completions')) {
-      for (const check of this.checks) ctx.notApplicable(check, 'the server does not advertise the completions capability');
+      for (const check of this.checks)
+        ctx.notApplicable(check, 'the server does not advertise the completions capability');
       return;
     }
-    const prompt = (ctx.inventory.prompts ?? []).find((p) => Array.isArray(p['arguments']) && p['arguments'].some(isObject));
-    const template = (ctx.inventory.templates ?? []).find((t) => typeof t['uriTemplate'] === 'string' && /\{[^}]+\}/.test(t['uriTemplate']));
+    const prompt = (ctx.inventory.prompts ?? []).find(
+      (p) => Array.isArray(p['arguments']) && p['arguments'].some(isObject),
+    );
+    const template = (ctx.inventory.templates ?? []).find(
+      (t) => typeof t['uriTemplate'] === 'string' && /\{[^}]+\}/.test(t['uriTemplate']),
+    );
     let params: JsonObject | undefined;
     if (prompt !== undefined) {
       const argument = (prompt['arguments'] as unknown[]).find(isObject) as JsonObject;
-      params = { ref: { type: 'ref/prompt', name: prompt['name'] }, argument: { name: argument['name'], value: '' } };
+      params = {
+        ref: { type: 'ref/prompt', name: prompt['name'] },
+        argument: { name: argument['name'], value: '' },
+      };
     } else if (template !== undefined) {
       const variable = /\{[+#./;?&]?([A-Za-z0-9_]+)/.exec(template['uriTemplate'] as string)?.[1];
-      if (variable !== undefined) params = { ref: { type: 'ref/resource', uri: template['uriTemplate'] }, argument: { name: variable, value: '' } };
+      if (variable !== undefined)
+        params = {
+          ref: { type: 'ref/resource', uri: template['uriTemplate'] },
+          argument: { name: variable, value: '' },
+        };
     }
     if (params === undefined) {
       ctx.notRun(COMPLETION_PROMPT, 'no prompt argument or template variable to complete');
     } else {
       const call = await ctx.rpc('completion/complete', params);
       const result = resultOf(call);
-      const values = isObject(result?.['completion']) ? (result['completion'] as JsonObject)['values'] : undefined;
+      const values = isObject(result?.['completion'])
+        ? (result['completion'] as JsonObject)['values']
+        : undefined;
       ctx.expect(
         COMPLETION_PROMPT,
         Array.isArray(values) && values.length <= 100 && values.every((v) => typeof v === 'string'),
         `${Array.isArray(values) ? values.length : 0} value(s)`,
-        result === undefined ? isResult(call).detail : `completion.values is ${brief(values)}, not at most 100 strings`,
+        result === undefined
+          ? isResult(call).detail
+          : `completion.values is ${brief(values)}, not at most 100 strings`,
         [callEvidence(call, 'completion/complete')],
         [result === undefined ? 'answered' : 'values'],
       );
@@ -101,7 +132,9 @@ export const completionProbe: Probe = {
       argument: { name: 'anything', value: '' },
     });
     const judgement = isError(unknown, -32602);
-    ctx.expect(COMPLETION_UNKNOWN, judgement.ok, judgement.detail, judgement.detail, [callEvidence(unknown, 'completion/complete for an unknown prompt')]);
+    ctx.expect(COMPLETION_UNKNOWN, judgement.ok, judgement.detail, judgement.detail, [
+      callEvidence(unknown, 'completion/complete for an unknown prompt'),
+    ]);
   },
 };
 
@@ -111,15 +144,21 @@ export const loggingProbe: Probe = {
   checks: [LOGGING_SET_LEVEL, LOGGING_INVALID_LEVEL],
   async run(ctx) {
     if (ctx.era === 'modern') {
-      ctx.notApplicable(LOGGING_SET_LEVEL, '2026-07-28 replaces logging/setLevel with a per-request log level');
+      ctx.notApplicable(
+        LOGGING_SET_LEVEL,
+        '2026-07-28 replaces logging/setLevel with a per-request log level',
+      );
       // A per-request level the spec does not define.
       const call = await ctx.rpc('server/discover', {}, { meta: { [META.logLevel]: 'loud' } });
       const judgement = isError(call, -32602);
-      ctx.expect(LOGGING_INVALID_LEVEL, judgement.ok, judgement.detail, judgement.detail, [callEvidence(call, 'a request with logLevel "loud"')]);
+      ctx.expect(LOGGING_INVALID_LEVEL, judgement.ok, judgement.detail, judgement.detail, [
+        callEvidence(call, 'a request with logLevel "loud"'),
+      ]);
       return;
     }
     if (!ctx.has('logging')) {
-      for (const check of this.checks) ctx.notApplicable(check, 'the server does not advertise the logging capability');
+      for (const check of this.checks)
+        ctx.notApplicable(check, 'the server does not advertise the logging capability');
       return;
     }
     const valid = await ctx.rpc('logging/setLevel', { level: VALID_LEVEL });
@@ -133,7 +172,9 @@ export const loggingProbe: Probe = {
     );
     const invalid = await ctx.rpc('logging/setLevel', { level: 'loud' });
     const judgement = isError(invalid, -32602);
-    ctx.expect(LOGGING_INVALID_LEVEL, judgement.ok, judgement.detail, judgement.detail, [callEvidence(invalid, 'logging/setLevel "loud"')]);
+    ctx.expect(LOGGING_INVALID_LEVEL, judgement.ok, judgement.detail, judgement.detail, [
+      callEvidence(invalid, 'logging/setLevel "loud"'),
+    ]);
   },
 };
 
@@ -144,7 +185,9 @@ export const passiveNotificationsProbe: Probe = {
   checks: [LOGGING_CAPABILITY, CANCELLATION_SERVER_SENT],
   run(ctx) {
     const received = ctx.state.channels.flatMap((channel) => channel.received.map((r) => ({ channel, r })));
-    const logs = received.filter(({ r }) => isObject(r.message) && r.message['method'] === 'notifications/message');
+    const logs = received.filter(
+      ({ r }) => isObject(r.message) && r.message['method'] === 'notifications/message',
+    );
     if (logs.length === 0) ctx.notApplicable(LOGGING_CAPABILITY, 'the server sent no log notification');
     else {
       ctx.expect(
@@ -152,26 +195,45 @@ export const passiveNotificationsProbe: Probe = {
         ctx.has('logging'),
         `${logs.length} log notification(s), logging advertised`,
         `${logs.length} log notification(s) although the logging capability is not advertised`,
-        [{ label: 'log notifications', received: logs.slice(0, 3).map(({ r }) => r.text).join('\n') }],
+        [
+          {
+            label: 'log notifications',
+            received: logs
+              .slice(0, 3)
+              .map(({ r }) => r.text)
+              .join('\n'),
+          },
+        ],
       );
     }
     if (ctx.era === 'legacy') {
       ctx.notApplicable(CANCELLATION_SERVER_SENT, `${ctx.revision} lets a server cancel its own requests`);
       return Promise.resolve();
     }
-    const cancellations = received.filter(({ r }) => isObject(r.message) && r.message['method'] === 'notifications/cancelled');
+    const cancellations = received.filter(
+      ({ r }) => isObject(r.message) && r.message['method'] === 'notifications/cancelled',
+    );
     const stray = cancellations.filter(({ r }) => {
       const params = (r.message as JsonObject)['params'];
       return !(isObject(params) && ctx.state.listenIds.has(params['requestId']));
     });
-    if (cancellations.length === 0) ctx.notApplicable(CANCELLATION_SERVER_SENT, 'the server sent no cancellation');
+    if (cancellations.length === 0)
+      ctx.notApplicable(CANCELLATION_SERVER_SENT, 'the server sent no cancellation');
     else {
       ctx.expect(
         CANCELLATION_SERVER_SENT,
         stray.length === 0,
         'cancellations end subscriptions/listen streams only',
         `${stray.length} notifications/cancelled not referencing a subscriptions/listen request`,
-        [{ label: 'cancellations', received: stray.slice(0, 3).map(({ r }) => r.text).join('\n') }],
+        [
+          {
+            label: 'cancellations',
+            received: stray
+              .slice(0, 3)
+              .map(({ r }) => r.text)
+              .join('\n'),
+          },
+        ],
       );
     }
     return Promise.resolve();
@@ -197,7 +259,8 @@ export const loggingLevelProbe: Probe = {
   checks: [LOGGING_LEVEL_THRESHOLD],
   async run(ctx) {
     // Tools that say they log come first; a handful of attempts at most.
-    const mentionsLogs = (tool: JsonObject): boolean => /\blog/i.test(`${String(tool['name'])} ${String(tool['description'] ?? '')}`);
+    const mentionsLogs = (tool: JsonObject): boolean =>
+      /\blog/i.test(`${String(tool['name'])} ${String(tool['description'] ?? '')}`);
     const candidates = ctx.state.toolCalls
       .filter((r) => resultOf(r.call) !== undefined && r.call.elapsedMs < 2000)
       .sort((a, b) => Number(mentionsLogs(b.tool)) - Number(mentionsLogs(a.tool)))
@@ -221,11 +284,17 @@ export const loggingLevelProbe: Probe = {
         below.length === 0,
         `${String(call.name)}: logs at ${[...new Set(logLevels(loud))].join(', ')} with level debug, only warning and above with level warning`,
         `${String(call.name)}: with level warning it still logged at ${[...new Set(below)].join(', ')}`,
-        [callEvidence(loud, `tools/call ${String(call.name)} with logLevel debug`), callEvidence(quiet, `tools/call ${String(call.name)} with logLevel warning`)],
+        [
+          callEvidence(loud, `tools/call ${String(call.name)} with logLevel debug`),
+          callEvidence(quiet, `tools/call ${String(call.name)} with logLevel warning`),
+        ],
       );
       return;
     }
-    ctx.notRun(LOGGING_LEVEL_THRESHOLD, 'no repeated tool call logged below warning at level debug, so the threshold could not be observed');
+    ctx.notRun(
+      LOGGING_LEVEL_THRESHOLD,
+      'no repeated tool call logged below warning at level debug, so the threshold could not be observed',
+    );
   },
 };
 
@@ -244,7 +313,17 @@ export const loggingOptInProbe: Probe = {
       logs.length === 0,
       'no notifications/message although requests carried no log level',
       `${logs.length} notifications/message sent for requests that did not opt in with a log level`,
-      logs.length === 0 ? [] : [{ label: 'log notifications', received: logs.slice(0, 3).map((r) => r.text).join('\n') }],
+      logs.length === 0
+        ? []
+        : [
+            {
+              label: 'log notifications',
+              received: logs
+                .slice(0, 3)
+                .map((r) => r.text)
+                .join('\n'),
+            },
+          ],
     );
     return Promise.resolve();
   },
@@ -270,15 +349,25 @@ export const paginationProbe: Probe = {
     for (const { method } of lists) {
       const call = await ctx.rpc(method, { cursor: 'validator-forged-cursor-7f3a' });
       const judgement = isError(call, -32602);
-      ctx.expect(PAGINATION_INVALID_CURSOR, judgement.ok, `${method}: ${judgement.detail}`, `${method}: ${judgement.detail}`, [
-        callEvidence(call, `${method} with a forged cursor`),
-      ]);
+      ctx.expect(
+        PAGINATION_INVALID_CURSOR,
+        judgement.ok,
+        `${method}: ${judgement.detail}`,
+        `${method}: ${judgement.detail}`,
+        [callEvidence(call, `${method} with a forged cursor`)],
+      );
     }
   },
 };
 
 /** Methods tied to a server capability, per revision (those the revision's schema defines). */
-const GATED: { method: string; capability: string; params: JsonObject; since?: string; legacyOnly?: boolean }[] = [
+const GATED: {
+  method: string;
+  capability: string;
+  params: JsonObject;
+  since?: string;
+  legacyOnly?: boolean;
+}[] = [
   { method: 'tools/list', capability: 'tools', params: {} },
   { method: 'resources/list', capability: 'resources', params: {} },
   { method: 'resources/templates/list', capability: 'resources', params: {} },
@@ -290,7 +379,12 @@ const GATED: { method: string; capability: string; params: JsonObject; since?: s
     since: '2025-03-26',
   },
   { method: 'logging/setLevel', capability: 'logging', params: { level: 'info' }, legacyOnly: true },
-  { method: 'resources/subscribe', capability: 'resources.subscribe', params: { uri: 'validator://x' }, legacyOnly: true },
+  {
+    method: 'resources/subscribe',
+    capability: 'resources.subscribe',
+    params: { uri: 'validator://x' },
+    legacyOnly: true,
+  },
 ];
 
 export const gatingProbe: Probe = {

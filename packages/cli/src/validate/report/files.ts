@@ -11,17 +11,29 @@ export function renderJson(report: ValidationReport): string {
 }
 
 function xml(text: string): string {
-  return text
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
+  return (
+    text
+      // eslint-disable-next-line no-control-regex -- removing the control characters XML 1.0 cannot carry
+      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '')
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+  );
 }
 
 function evidenceText(evidence: readonly Evidence[]): string {
   return evidence
-    .map((e) => [e.label && `# ${e.label}`, e.sent && `--> ${e.sent}`, e.received && `<-- ${e.received}`, e.note && `(${e.note})`].filter(Boolean).join('\n'))
+    .map((e) =>
+      [
+        e.label && `# ${e.label}`,
+        e.sent && `--> ${e.sent}`,
+        e.received && `<-- ${e.received}`,
+        e.note && `(${e.note})`,
+      ]
+        .filter(Boolean)
+        .join('\n'),
+    )
     .join('\n\n');
 }
 
@@ -33,13 +45,20 @@ export function renderJunit(report: ValidationReport): string {
       const open = `    <testcase classname="${xml(`mcp.${revision.revision}.${entry.area ?? 'catalog'}`)}" name="${name}">`;
       const detail = xml(`${entry.message}\n${requirement.url}\n\n${evidenceText(entry.evidence)}`);
       let body = '';
-      if (entry.verdict === 'fail') body = `\n      <failure type="MUST" message="${xml(entry.message)}">${detail}</failure>\n    `;
-      else if (entry.verdict === 'warning') body = `\n      <failure type="SHOULD" message="${xml(entry.message)}">${detail}</failure>\n    `;
-      else if (entry.verdict !== 'pass') body = `\n      <skipped message="${xml(`${entry.verdict}: ${entry.message}`)}"/>\n    `;
+      if (entry.verdict === 'fail')
+        body = `\n      <failure type="MUST" message="${xml(entry.message)}">${detail}</failure>\n    `;
+      else if (entry.verdict === 'warning')
+        body = `\n      <failure type="SHOULD" message="${xml(entry.message)}">${detail}</failure>\n    `;
+      else if (entry.verdict !== 'pass')
+        body = `\n      <skipped message="${xml(`${entry.verdict}: ${entry.message}`)}"/>\n    `;
       return `${open}${body}</testcase>`;
     });
-    const failures = revision.requirements.filter((r) => r.verdict === 'fail' || r.verdict === 'warning').length;
-    const skipped = revision.requirements.filter((r) => r.verdict !== 'pass' && r.verdict !== 'fail' && r.verdict !== 'warning').length;
+    const failures = revision.requirements.filter(
+      (r) => r.verdict === 'fail' || r.verdict === 'warning',
+    ).length;
+    const skipped = revision.requirements.filter(
+      (r) => r.verdict !== 'pass' && r.verdict !== 'fail' && r.verdict !== 'warning',
+    ).length;
     return `  <testsuite name="MCP ${revision.revision}" tests="${cases.length}" failures="${failures}" skipped="${skipped}">\n${cases.join('\n')}\n  </testsuite>`;
   });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${xml(`${report.tool.name}: ${report.target}`)}" time="${(report.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`;
@@ -61,16 +80,25 @@ function evidenceHtml(evidence: readonly Evidence[]): string {
 
 function row(entry: RequirementVerdict): string {
   const r = entry.requirement;
-  const details = entry.evidence.length > 0 ? `<details><summary>evidence</summary>${evidenceHtml(entry.evidence)}</details>` : '';
+  const details =
+    entry.evidence.length > 0
+      ? `<details><summary>evidence</summary>${evidenceHtml(entry.evidence)}</details>`
+      : '';
   return `<tr class="${entry.verdict}"><td class="v">${entry.verdict}</td><td><a href="${html(r.url)}">${html(r.id)}</a><br><span class="lvl">${r.level}</span></td><td>${html(r.sentence)}<div class="sec">${html(r.page)} › ${html(r.section)}</div></td><td><code>${html((r.checks ?? []).join(' '))}</code></td><td>${html(entry.message)}${details}</td></tr>`;
 }
 
 export function renderHtml(report: ValidationReport): string {
   const sections = report.revisions.map((revision) => {
     const order = ['fail', 'warning', 'not-run', 'pass', 'not-applicable', 'not-testable'];
-    const rows = [...revision.requirements].sort((a, b) => order.indexOf(a.verdict) - order.indexOf(b.verdict)).map(row).join('\n');
+    const rows = [...revision.requirements]
+      .sort((a, b) => order.indexOf(a.verdict) - order.indexOf(b.verdict))
+      .map(row)
+      .join('\n');
     const advisory = revision.advisory
-      .map((a) => `<tr class="${a.verdict}"><td class="v">${a.verdict}</td><td colspan="2">${html(a.check.title)}</td><td><code>${html(a.check.id)}</code></td><td>${html(a.message)}</td></tr>`)
+      .map(
+        (a) =>
+          `<tr class="${a.verdict}"><td class="v">${a.verdict}</td><td colspan="2">${html(a.check.title)}</td><td><code>${html(a.check.id)}</code></td><td>${html(a.message)}</td></tr>`,
+      )
       .join('\n');
     return `<section><h2>${revision.revision} <small>${revision.era}</small></h2>
 <p class="scores">MUST ${revision.must.passed} passed, ${revision.must.failed} failed, ${revision.must.notRun} not run (${percent(revision.must)}) · SHOULD ${revision.should.passed} met, ${revision.should.failed} warnings (${percent(revision.should)}) · catalog coverage ${revision.coverage.covered}/${revision.coverage.testable} (${percent(revision.coverage)})</p>

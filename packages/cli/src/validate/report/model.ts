@@ -6,7 +6,14 @@
 import { catalogStats, loadCatalog, serverRequirements } from '../../catalog/catalog.js';
 import type { Requirement, Revision } from '../../catalog/model.js';
 import { allChecks, checkDef, parseCheckRef } from '../checks/registry.js';
-import { foldOutcomes, type Area, type CheckDef, type Evidence, type Outcome, type Verdict } from '../outcomes.js';
+import {
+  foldOutcomes,
+  type Area,
+  type CheckDef,
+  type Evidence,
+  type Outcome,
+  type Verdict,
+} from '../outcomes.js';
 import type { TransportKind } from '../wire/channel.js';
 
 export interface RequirementVerdict {
@@ -43,7 +50,11 @@ export interface RevisionReport {
   readonly checks: Readonly<Record<string, { readonly status: Outcome['status']; readonly message: string }>>;
   readonly must: Score;
   readonly should: Score;
-  readonly coverage: { readonly testable: number; readonly covered: number; readonly share: number | undefined };
+  readonly coverage: {
+    readonly testable: number;
+    readonly covered: number;
+    readonly share: number | undefined;
+  };
 }
 
 export interface ValidationReport {
@@ -68,7 +79,8 @@ function combine(checks: readonly string[], outcomes: readonly Outcome[]): Outco
     const { check, facet } = parseCheckRef(ref);
     return { check: ref, outcome: foldOutcomes(check, outcomes, facet) };
   });
-  const label = (check: string, message: string): string => (checks.length === 1 ? message : `${check}: ${message}`);
+  const label = (check: string, message: string): string =>
+    checks.length === 1 ? message : `${check}: ${message}`;
   const failed = folded.filter((f) => f.outcome?.status === 'fail');
   if (failed.length > 0) {
     return {
@@ -90,7 +102,12 @@ function combine(checks: readonly string[], outcomes: readonly Outcome[]): Outco
   }
   const applicable = folded.filter((f) => f.outcome?.status !== 'not-applicable');
   if (applicable.length === 0) {
-    return { check: checks[0]!, status: 'not-applicable', message: folded.map((f) => label(f.check, f.outcome!.message)).join(' | '), evidence: [] };
+    return {
+      check: checks[0]!,
+      status: 'not-applicable',
+      message: folded.map((f) => label(f.check, f.outcome!.message)).join(' | '),
+      evidence: [],
+    };
   }
   return {
     check: checks[0]!,
@@ -105,7 +122,11 @@ function combine(checks: readonly string[], outcomes: readonly Outcome[]): Outco
  * own HTTP transport: HTTP+SSE in 2024-11-05, Streamable HTTP from 2025-03-26 on (where HTTP+SSE survives only
  * as a deprecated compatibility mode, governed by 2024-11-05's rules).
  */
-function transportMatches(scope: Requirement['transport'], transport: TransportKind, revision: Revision): boolean {
+function transportMatches(
+  scope: Requirement['transport'],
+  transport: TransportKind,
+  revision: Revision,
+): boolean {
   if (scope === undefined || scope === 'any') return true;
   if (scope === 'http') return transport === (revision === '2024-11-05' ? 'sse' : 'streamable-http');
   return scope === transport;
@@ -128,21 +149,34 @@ export function revisionReport(
     const checks = requirement.checks ?? [];
     const area = checks.length === 0 ? undefined : checkDef(parseCheckRef(checks[0]!).check)?.area;
     const base = { requirement, area, evidence: [] as Evidence[] };
-    if (requirement.untestable !== undefined) return { ...base, verdict: 'not-testable', message: requirement.untestable };
-    if (checks.length === 0) return { ...base, verdict: 'not-run', message: 'no check implements this requirement yet' };
+    if (requirement.untestable !== undefined)
+      return { ...base, verdict: 'not-testable', message: requirement.untestable };
+    if (checks.length === 0)
+      return { ...base, verdict: 'not-run', message: 'no check implements this requirement yet' };
     if (!transportMatches(requirement.transport, context.transport, revision)) {
-      const scope = requirement.transport === 'http' ? (revision === '2024-11-05' ? 'HTTP+SSE' : 'Streamable HTTP') : requirement.transport;
+      const scope =
+        requirement.transport === 'http'
+          ? revision === '2024-11-05'
+            ? 'HTTP+SSE'
+            : 'Streamable HTTP'
+          : requirement.transport;
       return { ...base, verdict: 'not-applicable', message: `concerns the ${scope} transport` };
     }
     if (requirement.capability !== undefined && !context.capabilities(requirement.capability)) {
-      return { ...base, verdict: 'not-applicable', message: `the server does not advertise ${requirement.capability}` };
+      return {
+        ...base,
+        verdict: 'not-applicable',
+        message: `the server does not advertise ${requirement.capability}`,
+      };
     }
     const outcome = combine(checks, outcomes);
     const verdict: Verdict =
       outcome.status === 'fail' ? (requirement.level === 'MUST' ? 'fail' : 'warning') : outcome.status;
     return { ...base, verdict, message: outcome.message, evidence: outcome.evidence };
   });
-  const named = new Set(loadCatalog(revision).statements.flatMap((s) => (s.checks ?? []).map((ref) => parseCheckRef(ref).check)));
+  const named = new Set(
+    loadCatalog(revision).statements.flatMap((s) => (s.checks ?? []).map((ref) => parseCheckRef(ref).check)),
+  );
   const advisory = allChecks()
     .filter((check) => (check.advisory === true || check.area === 'security') && !named.has(check.id))
     .flatMap((check): AdvisoryVerdict[] => {
@@ -169,8 +203,18 @@ export function revisionReport(
     requirements,
     advisory,
     unmapped,
-    must: score(requirements.filter((v) => v.requirement.level === 'MUST'), 'fail'),
-    should: score(requirements.filter((v) => v.requirement.level === 'SHOULD'), 'warning'),
-    coverage: { testable: stats.testable, covered: stats.covered, share: stats.testable === 0 ? undefined : stats.covered / stats.testable },
+    must: score(
+      requirements.filter((v) => v.requirement.level === 'MUST'),
+      'fail',
+    ),
+    should: score(
+      requirements.filter((v) => v.requirement.level === 'SHOULD'),
+      'warning',
+    ),
+    coverage: {
+      testable: stats.testable,
+      covered: stats.covered,
+      share: stats.testable === 0 ? undefined : stats.covered / stats.testable,
+    },
   };
 }

@@ -55,7 +55,14 @@ function evidenceLines(evidence: readonly Evidence[], style: Style, max = 2): st
 
 function verdictLine(entry: RequirementVerdict, style: Style, withEvidence: boolean): string[] {
   const { requirement, verdict } = entry;
-  const color = verdict === 'fail' ? style.red : verdict === 'warning' ? style.yellow : verdict === 'pass' ? style.green : style.dim;
+  const color =
+    verdict === 'fail'
+      ? style.red
+      : verdict === 'warning'
+        ? style.yellow
+        : verdict === 'pass'
+          ? style.green
+          : style.dim;
   const lines = [
     `  ${color(SYMBOL[verdict])} ${style.bold(requirement.id)} ${requirement.level} ${style.dim(`[${(requirement.checks ?? []).join(', ') || 'no check'}]`)}`,
     `    “${requirement.sentence}”`,
@@ -90,7 +97,11 @@ function revisionSection(report: RevisionReport, style: Style, verbose: boolean)
     lines.push(`  ${area.padEnd(14)} ${parts.join(', ')}`);
   }
   const untestable = report.requirements.filter((r) => r.verdict === 'not-testable').length;
-  lines.push(style.dim(`  ${untestable} statement(s) of this revision bind the server but cannot be tested from outside`));
+  lines.push(
+    style.dim(
+      `  ${untestable} statement(s) of this revision bind the server but cannot be tested from outside`,
+    ),
+  );
   for (const entry of failed) lines.push(...verdictLine(entry, style, true));
   for (const entry of warnings) lines.push(...verdictLine(entry, style, true));
   if (verbose) {
@@ -102,23 +113,38 @@ function revisionSection(report: RevisionReport, style: Style, verbose: boolean)
   if (advisories.length > 0) {
     lines.push(style.bold('  security lints (advisory)'));
     for (const advisory of advisories) {
-      lines.push(`  ${style.yellow('!')} ${advisory.check.id}: ${advisory.check.title}`, `    ${style.yellow(advisory.message)}`);
+      lines.push(
+        `  ${style.yellow('!')} ${advisory.check.id}: ${advisory.check.title}`,
+        `    ${style.yellow(advisory.message)}`,
+      );
     }
   }
   for (const outcome of report.unmapped) {
-    lines.push(style.dim(`  (check ${outcome.check} ${outcome.status}, but no statement of ${report.revision} names it: ${outcome.message})`));
+    lines.push(
+      style.dim(
+        `  (check ${outcome.check} ${outcome.status}, but no statement of ${report.revision} names it: ${outcome.message})`,
+      ),
+    );
   }
   return lines;
 }
 
-export function renderTerminal(report: ValidationReport, options: { color: boolean; verbose: boolean }): string {
+export function renderTerminal(
+  report: ValidationReport,
+  options: { color: boolean; verbose: boolean },
+): string {
   const style = options.color ? ANSI : PLAIN;
   const lines: string[] = [
     style.bold(`${report.tool.name} ${report.tool.version}`) + ` — ${report.target} (${report.transport})`,
   ];
-  if (report.server) lines.push(`server: ${report.server.name ?? '?'} ${report.server.version ?? ''}`.trimEnd());
-  lines.push(`revisions: ${report.revisions.map((r) => r.revision).join(', ') || 'none'}   time: ${(report.durationMs / 1000).toFixed(1)} s`, '');
-  for (const revision of report.revisions) lines.push(...revisionSection(revision, style, options.verbose), '');
+  if (report.server)
+    lines.push(`server: ${report.server.name ?? '?'} ${report.server.version ?? ''}`.trimEnd());
+  lines.push(
+    `revisions: ${report.revisions.map((r) => r.revision).join(', ') || 'none'}   time: ${(report.durationMs / 1000).toFixed(1)} s`,
+    '',
+  );
+  for (const revision of report.revisions)
+    lines.push(...revisionSection(revision, style, options.verbose), '');
   for (const note of report.notes) lines.push(style.dim(`note: ${note}`));
   const failures = report.revisions.reduce((n, r) => n + r.must.failed, 0);
   const warnings = report.revisions.reduce((n, r) => n + r.should.failed, 0);

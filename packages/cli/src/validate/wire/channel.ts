@@ -61,6 +61,8 @@ export interface CallOptions {
   readonly omitHeaders?: readonly string[];
   /** Called for each message that arrives while waiting (e.g. to cancel after the first progress). */
   readonly onMessage?: (received: Received) => void;
+  /** Stop waiting once this is aborted (the answer no longer matters); the call then ends without a response. */
+  readonly signal?: AbortSignal;
 }
 
 export interface CallResult {
@@ -140,9 +142,13 @@ export function resultOf(call: CallResult | undefined): JsonObject | undefined {
   return isObject(result) ? result : undefined;
 }
 
-export function errorOf(call: CallResult | undefined): { code: unknown; message: unknown; data?: unknown } | undefined {
+export function errorOf(
+  call: CallResult | undefined,
+): { code: unknown; message: unknown; data?: unknown } | undefined {
   const error = call?.response?.['error'];
-  return isObject(error) ? { code: error['code'], message: error['message'], data: error['data'] } : undefined;
+  return isObject(error)
+    ? { code: error['code'], message: error['message'], data: error['data'] }
+    : undefined;
 }
 
 /** Request ids in a sent text (a message or a batch), for `sentIds`. */

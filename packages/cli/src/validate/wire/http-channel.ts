@@ -43,6 +43,8 @@ export interface ExchangeOptions {
   readonly onMessage?: (received: Received) => void;
   /** Stop reading once this many bytes of an event stream arrived (bounded evidence). */
   readonly maxBytes?: number;
+  /** Stop the exchange once this is aborted. */
+  readonly signal?: AbortSignal;
 }
 
 export interface ExchangeResult {
@@ -176,6 +178,7 @@ export class HttpChannel implements Channel {
       timeoutMs: options.timeoutMs ?? this.options.timeoutMs,
       until: isResponseToUs,
       ...(options.onMessage === undefined ? {} : { onMessage: options.onMessage }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
     if (message['method'] === 'initialize' && result.http.status >= 200 && result.http.status < 300) {
       const session = result.http.headers['mcp-session-id'];
@@ -185,7 +188,11 @@ export class HttpChannel implements Channel {
     // 2025-11-25 SSE polling: the server may close the stream before the response, after an event with an id;
     // the client reconnects with GET and Last-Event-ID (waiting the `retry` it was given).
     let resumed: ExchangeResult | undefined;
-    for (let attempt = 0; match === undefined && !result.timedOut && options.noResume !== true && attempt < 3; attempt++) {
+    for (
+      let attempt = 0;
+      match === undefined && !result.timedOut && options.noResume !== true && attempt < 3;
+      attempt++
+    ) {
       const events = (resumed ?? result).http.events ?? [];
       const lastId = [...events].reverse().find((event) => event.id !== undefined && event.id !== '')?.id;
       if (lastId === undefined || this.sessionId === undefined) break;
@@ -203,9 +210,25 @@ export class HttpChannel implements Channel {
       if (resumed.http.status !== 200) break;
     }
     const during = result.messages.filter((received) => received !== match);
-    const base = { sent: message, sentText, during, http: result.http, startedAt: started, elapsedMs: Date.now() - started };
-    if (match !== undefined) return { ...base, response: match.message as JsonObject, responseText: match.text, respondedAt: match.at };
-    return { ...base, failure: result.timedOut ? 'timeout' : result.networkError !== undefined ? 'closed' : 'no-response' };
+    const base = {
+      sent: message,
+      sentText,
+      during,
+      http: result.http,
+      startedAt: started,
+      elapsedMs: Date.now() - started,
+    };
+    if (match !== undefined)
+      return {
+        ...base,
+        response: match.message as JsonObject,
+        responseText: match.text,
+        respondedAt: match.at,
+      };
+    return {
+      ...base,
+      failure: result.timedOut ? 'timeout' : result.networkError !== undefined ? 'closed' : 'no-response',
+    };
   }
 
   async send(message: JsonObject | readonly unknown[], options: CallOptions = {}): Promise<RawResult> {
@@ -252,10 +275,23 @@ export class HttpChannel implements Channel {
       timedOut = true;
       controller.abort();
     }, options.timeoutMs);
+    const stop = (): void => controller.abort();
+    if (options.signal?.aborted === true) stop();
+    options.signal?.addEventListener('abort', stop, { once: true });
     const method = options.method ?? 'POST';
-    const requestBody = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : Buffer.from(options.body).toString('utf8');
+    const requestBody =
+      options.body === undefined
+        ? undefined
+        : typeof options.body === 'string'
+          ? options.body
+          : Buffer.from(options.body).toString('utf8');
     if (requestBody !== undefined) for (const id of requestIdsIn(requestBody)) this.sentIds.add(id);
-    const base = { method, url: this.options.url, requestHeaders: options.headers, ...(requestBody === undefined ? {} : { requestBody }) };
+    const base = {
+      method,
+      url: this.options.url,
+      requestHeaders: options.headers,
+      ...(requestBody === undefined ? {} : { requestBody }),
+    };
     const messages: Received[] = [];
     try {
       let response: Response;
@@ -291,7 +327,12 @@ export class HttpChannel implements Channel {
         return options.until?.(received) ?? false;
       };
       if (contentType.toLowerCase().startsWith('text/event-stream') && response.body !== null) {
-        const { raw, events, problems, invalidUtf8, ended } = await this.#readEvents(response.body, controller, deliver, options.maxBytes);
+        const { raw, events, problems, invalidUtf8, ended } = await this.#readEvents(
+          response.body,
+          controller,
+          deliver,
+          options.maxBytes,
+        );
         const result: ExchangeResult = {
           http: { ...base, status: response.status, headers, body: raw, contentType, events },
           messages,
@@ -328,6 +369,7 @@ export class HttpChannel implements Channel {
       this.exchanges.push(result);
       return result;
     } finally {
+      options.signal?.removeEventListener('abort', stop);
       clearTimeout(timer);
       this.#controllers.delete(controller);
     }
@@ -394,7 +436,12 @@ export class HttpChannel implements Channel {
     try {
       received = { at: Date.now() - this.#started, text, message: JSON.parse(text) as unknown, via: 'post' };
     } catch (error) {
-      received = { at: Date.now() - this.#started, text, parseError: error instanceof Error ? error.message : String(error), via: 'post' };
+      received = {
+        at: Date.now() - this.#started,
+        text,
+        parseError: error instanceof Error ? error.message : String(error),
+        via: 'post',
+      };
     }
     this.received.push(received);
     const message = received.message;

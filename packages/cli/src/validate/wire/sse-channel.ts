@@ -55,35 +55,54 @@ export class SseChannel extends StreamChannel {
     const requestHeaders = { accept: 'text/event-stream', ...lowerKeys(options.headers) };
     let response: Response;
     try {
-      response = await fetch(options.url, { method: 'GET', headers: requestHeaders, signal: controller.signal, redirect: 'manual' });
+      response = await fetch(options.url, {
+        method: 'GET',
+        headers: requestHeaders,
+        signal: controller.signal,
+        redirect: 'manual',
+      });
     } catch (error) {
       clearTimeout(timer);
-      throw new Error(`GET ${options.url} failed: ${error instanceof Error ? error.message : String(error)}`);
+      throw new Error(
+        `GET ${options.url} failed: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
     }
     const headers: Record<string, string> = {};
     response.headers.forEach((value, name) => {
       headers[name] = value;
     });
     const contentType = headers['content-type'] ?? '';
-    const info = { method: 'GET', url: options.url, requestHeaders, status: response.status, headers, contentType, body: '' };
+    const info = {
+      method: 'GET',
+      url: options.url,
+      requestHeaders,
+      status: response.status,
+      headers,
+      contentType,
+      body: '',
+    };
     if (!response.ok || !contentType.startsWith('text/event-stream') || response.body === null) {
       clearTimeout(timer);
       const body = await response.text().catch(() => '');
       controller.abort();
-      throw new Error(`GET ${options.url} answered ${response.status} ${contentType || '(no content type)'}, not an event stream: ${body.slice(0, 200)}`);
+      throw new Error(
+        `GET ${options.url} answered ${response.status} ${contentType || '(no content type)'}, not an event stream: ${body.slice(0, 200)}`,
+      );
     }
-    let channel: SseChannel | undefined;
+    // Events before the channel exists are kept; afterwards they go straight to it.
+    const holder: { channel?: SseChannel } = {};
     const early: SseEvent[] = [];
     let endpointResolve: (event: SseEvent | undefined) => void = () => {};
     const endpointEvent = new Promise<SseEvent | undefined>((resolve) => {
       endpointResolve = resolve;
     });
     const parser = new SseParser((event) => {
-      if (channel === undefined) {
+      if (holder.channel === undefined) {
         early.push(event);
         if (event.event === 'endpoint') endpointResolve(event);
       } else {
-        channel.#onEvent(event);
+        holder.channel.#onEvent(event);
       }
     });
     const reader = response.body.getReader();
@@ -110,9 +129,12 @@ export class SseChannel extends StreamChannel {
     })();
     const first = await Promise.race([endpointEvent, pump.then(() => undefined)]);
     clearTimeout(timer);
-    const endpoint = first === undefined ? undefined : { data: first.data, url: new URL(first.data, options.url).toString() };
-    channel = new SseChannel(options, info, endpoint, parser, controller);
-    const opened = channel;
+    const endpoint =
+      first === undefined
+        ? undefined
+        : { data: first.data, url: new URL(first.data, options.url).toString() };
+    const opened = new SseChannel(options, info, endpoint, parser, controller);
+    holder.channel = opened;
     ended = (reason) => opened.#closed(reason);
     for (const event of early) opened.events.push(event);
     for (const event of early.filter((e) => e.event === 'message')) opened.#onEvent(event, false);
@@ -125,9 +147,17 @@ export class SseChannel extends StreamChannel {
     if (event.event !== 'message') return;
     let received: Received;
     try {
-      received = { at: Date.now() - this.#started, text: event.data, message: JSON.parse(event.data) as unknown };
+      received = {
+        at: Date.now() - this.#started,
+        text: event.data,
+        message: JSON.parse(event.data) as unknown,
+      };
     } catch (error) {
-      received = { at: Date.now() - this.#started, text: event.data, parseError: error instanceof Error ? error.message : String(error) };
+      received = {
+        at: Date.now() - this.#started,
+        text: event.data,
+        parseError: error instanceof Error ? error.message : String(error),
+      };
     }
     this.deliver(received);
   }
@@ -150,20 +180,40 @@ export class SseChannel extends StreamChannel {
     const url = this.endpoint?.url ?? this.options.url;
     // Whatever answers arrive on the stream for this POST answer a request the validator sent.
     for (const id of requestIdsIn(text)) this.sentIds.add(id);
-    const headers = { 'content-type': 'application/json', ...lowerKeys(this.options.headers), ...lowerKeys(extraHeaders) };
+    const headers = {
+      'content-type': 'application/json',
+      ...lowerKeys(this.options.headers),
+      ...lowerKeys(extraHeaders),
+    };
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.options.timeoutMs);
     try {
-      const response = await fetch(url, { method: 'POST', headers, body: text, signal: controller.signal, redirect: 'manual' });
+      const response = await fetch(url, {
+        method: 'POST',
+        headers,
+        body: text,
+        signal: controller.signal,
+        redirect: 'manual',
+      });
       const responseHeaders: Record<string, string> = {};
       response.headers.forEach((value, name) => {
         responseHeaders[name] = value;
       });
-      const record = { body: text, status: response.status, headers: responseHeaders, responseBody: await response.text() };
+      const record = {
+        body: text,
+        status: response.status,
+        headers: responseHeaders,
+        responseBody: await response.text(),
+      };
       this.posts.push(record);
       return record;
     } catch (error) {
-      const record = { body: text, status: 0, headers: {}, responseBody: error instanceof Error ? error.message : String(error) };
+      const record = {
+        body: text,
+        status: 0,
+        headers: {},
+        responseBody: error instanceof Error ? error.message : String(error),
+      };
       this.posts.push(record);
       return record;
     } finally {

@@ -26,7 +26,11 @@ export class StdioChannel extends StreamChannel {
     });
   }
 
-  static async open(launch: StdioLaunch, defaultTimeoutMs: number, limits?: StdioLimits): Promise<StdioChannel> {
+  static async open(
+    launch: StdioLaunch,
+    defaultTimeoutMs: number,
+    limits?: StdioLimits,
+  ): Promise<StdioChannel> {
     return new StdioChannel(await StdioServerProcess.start(launch, limits), defaultTimeoutMs);
   }
 
@@ -39,7 +43,8 @@ export class StdioChannel extends StreamChannel {
   }
 
   deathNote(): string | undefined {
-    if (this.process.flood !== undefined) return `the server ${this.process.flood} and was stopped by the validator`;
+    if (this.process.flood !== undefined)
+      return `the server ${this.process.flood} and was stopped by the validator`;
     const exit = this.process.exitStatus;
     if (exit === undefined) return undefined;
     const how = exit.signal === null ? `exited with code ${exit.code}` : `was killed by ${exit.signal}`;

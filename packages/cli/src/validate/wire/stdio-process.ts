@@ -113,7 +113,8 @@ export class StdioServerProcess {
         reject(error instanceof Error ? error : new Error(String(error)));
         return;
       }
-      const onError = (error: Error): void => reject(new Error(`cannot start ${launch.command}: ${error.message}`));
+      const onError = (error: Error): void =>
+        reject(new Error(`cannot start ${launch.command}: ${error.message}`));
       child.once('error', onError);
       child.once('spawn', () => {
         child.off('error', onError);
@@ -240,7 +241,11 @@ export class StdioServerProcess {
       if (this.#pendingBytes > this.#limits.maxLineBytes) {
         // The line never ended: what the server wrote is on record as one line that is not a message.
         const head = Buffer.concat(this.#pending).subarray(0, 200).toString('utf8');
-        this.lines.push({ at: this.elapsed(), text: `${head}… (cut after ${this.#pendingBytes} bytes)`, parseError: `a line longer than ${this.#limits.maxLineBytes} bytes` });
+        this.lines.push({
+          at: this.elapsed(),
+          text: `${head}… (cut after ${this.#pendingBytes} bytes)`,
+          parseError: `a line longer than ${this.#limits.maxLineBytes} bytes`,
+        });
         this.#floodStop(`wrote a line longer than ${this.#limits.maxLineBytes} bytes to stdout`);
       }
     }
@@ -271,7 +276,11 @@ export class StdioServerProcess {
       try {
         line = { at: this.elapsed(), text, json: JSON.parse(text) as unknown };
       } catch (error) {
-        line = { at: this.elapsed(), text, parseError: error instanceof Error ? error.message : String(error) };
+        line = {
+          at: this.elapsed(),
+          text,
+          parseError: error instanceof Error ? error.message : String(error),
+        };
       }
     }
     this.lines.push(line);

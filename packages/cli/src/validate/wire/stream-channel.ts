@@ -27,7 +27,10 @@ export const DEFAULT_SERVER_REQUEST_POLICY: ServerRequestPolicy = (request) =>
     : {
         jsonrpc: '2.0',
         id: request['id'],
-        error: { code: -32601, message: `Method not found: the validator does not offer ${String(request['method'])}` },
+        error: {
+          code: -32601,
+          message: `Method not found: the validator does not offer ${String(request['method'])}`,
+        },
       };
 
 type Waiter = (received: Received) => void;
@@ -91,10 +94,18 @@ export abstract class StreamChannel implements Channel {
       },
     });
     // Messages may still be delivered between the match and this continuation: search, do not assume last.
-    const match = raw.received.find((r) => isObject(r.message) && !('method' in r.message) && sameId(r.message['id'], id));
+    const match = raw.received.find(
+      (r) => isObject(r.message) && !('method' in r.message) && sameId(r.message['id'], id),
+    );
     const during = raw.received.filter((r) => r !== match);
     const base = { sent: message, sentText, during, startedAt: started, elapsedMs: Date.now() - started };
-    if (match !== undefined) return { ...base, response: match.message as JsonObject, responseText: match.text, respondedAt: match.at };
+    if (match !== undefined)
+      return {
+        ...base,
+        response: match.message as JsonObject,
+        responseText: match.text,
+        respondedAt: match.at,
+      };
     if (raw.timedOut) return { ...base, failure: 'timeout' };
     const why = this.deathNote();
     return { ...base, failure: 'closed', ...(why === undefined ? {} : { closedBecause: why }) };
@@ -128,6 +139,8 @@ export abstract class StreamChannel implements Channel {
       }
     };
     const onClose = (): void => settle(false);
+    if (options.signal?.aborted === true) settle(false);
+    options.signal?.addEventListener('abort', onClose, { once: true });
     this.#waiters.add(waiter);
     this.#closeWaiters.add(onClose);
     for (const id of requestIdsIn(text)) this.sentIds.add(id);
@@ -139,6 +152,7 @@ export abstract class StreamChannel implements Channel {
       return { sentText: text, received, timedOut: timedOut && options.until !== undefined };
     } finally {
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onClose);
       this.#waiters.delete(waiter);
       this.#closeWaiters.delete(onClose);
     }

@@ -6,6 +6,7 @@ import { compileHeaderParams, type HeaderParam } from '../../protocol/param-head
 import type { RevisionSpec } from '../../protocol/revisions.js';
 import type {
   CallToolResult,
+  ClientCapabilities,
   ContentBlock,
   Icon,
   InputRequiredResult,
@@ -51,6 +52,11 @@ export interface ToolConfig<Args = JsonObject> {
   task?: ToolTaskOptions<Args>;
   icons?: Icon[];
   _meta?: MetaObject;
+  /**
+   * Client capabilities the tool cannot work without (e.g. `{ elicitation: {} }`). Checked before the handler
+   * runs: a modern client that lacks one gets -32021 (HTTP 400) at once, a legacy one a tool error.
+   */
+  requiredClientCapabilities?: ClientCapabilities;
   /** Decides per caller whether the tool is listed and callable (scopes, client identity …). */
   visible?: (caller: Caller) => boolean;
   /**
@@ -75,6 +81,7 @@ export interface CompiledTool {
   /** `execution.taskSupport`, defaulted. */
   readonly taskSupport: 'forbidden' | 'optional' | 'required';
   readonly task: ToolTaskOptions<unknown> | undefined;
+  readonly requiredClientCapabilities: ClientCapabilities | undefined;
   /** The descriptor as JSON for a revision (only the fields that revision defines), computed once. */
   json(revision: RevisionSpec): string;
 }
@@ -129,6 +136,7 @@ export function compileTool<Args>(config: ToolConfig<Args>): CompiledTool {
     headerParams,
     taskSupport: toolTaskSupport(config.name, config.execution, config.task),
     task: config.task as ToolTaskOptions<unknown> | undefined,
+    requiredClientCapabilities: config.requiredClientCapabilities,
     json(revision) {
       let json = jsonByRevision.get(revision);
       if (json === undefined) {
