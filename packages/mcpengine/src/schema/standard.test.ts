@@ -1,4 +1,5 @@
 import { type } from 'arktype';
+import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import * as z from 'zod';
@@ -127,6 +128,22 @@ describe('toToolSchema with valibot 1', () => {
   it('explains that valibot needs its JSON Schema converter', () => {
     expect(() => toToolSchema(User)).toThrow(SchemaError);
     expect(() => toToolSchema(User)).toThrow(/toStandardJsonSchema\(\) from @valibot\/to-json-schema/);
+  });
+
+  it('works with the real toStandardJsonSchema() of @valibot/to-json-schema', async () => {
+    const schema = toToolSchema(toStandardJsonSchema(User));
+    expect(schema.jsonSchema).toMatchObject({
+      type: 'object',
+      properties: { name: { type: 'string', minLength: 1 }, age: { type: 'number' } },
+      required: ['name', 'age'],
+    });
+    expect(await settle(schema.validate({ name: 'Ada', age: 36 }))).toEqual({
+      valid: true,
+      value: { name: 'Ada', age: 36 },
+    });
+    const bad = await settle(schema.validate({ name: '', age: 'x' }));
+    expect(bad.valid).toBe(false);
+    if (!bad.valid) expect(bad.issues.map((i) => i.instancePath).sort()).toEqual(['/age', '/name']);
   });
 
   it('works once wrapped with a Standard JSON Schema converter', async () => {
