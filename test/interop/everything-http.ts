@@ -14,6 +14,8 @@ export interface EverythingHttp {
   readonly mcpUrl: URL;
   /** The 2024-11-05 HTTP+SSE endpoint. */
   readonly sseUrl: URL;
+  /** What the process has written so far (the server prints its URLs on stderr). */
+  output(): { stdout: string; stderr: string };
   /** Stops the server process (SIGTERM to its PID) and waits for it to exit. */
   stop(): Promise<void>;
 }
@@ -23,7 +25,9 @@ export async function startEverythingHttp(): Promise<EverythingHttp> {
   const child = spawn(process.execPath, [EVERYTHING_MAIN, '--http', '--port', '0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let stdout = '';
   let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   try {
     await new Promise<void>((ready, fail) => {
       child.once('exit', (code) => fail(new Error(`everything server exited with ${code}: ${stderr}`)));
@@ -42,7 +46,12 @@ export async function startEverythingHttp(): Promise<EverythingHttp> {
     await stop(child);
     throw new Error(`everything server printed no URLs: ${stderr}`);
   }
-  return { mcpUrl: new URL(mcp), sseUrl: new URL(sse), stop: () => stop(child) };
+  return {
+    mcpUrl: new URL(mcp),
+    sseUrl: new URL(sse),
+    output: () => ({ stdout, stderr }),
+    stop: () => stop(child),
+  };
 }
 
 /**
@@ -60,6 +69,44 @@ export function sharedEverythingHttp(): () => EverythingHttp {
   return () => {
     if (server === undefined) throw new Error('the shared everything server is not running');
     return server;
+  };
+}
+
+/** An HTTP transport opened for one session, with its recording `fetch` and how to stop the session's server. */
+export interface EverythingHttpSession<T> {
+  readonly transport: T;
+  readonly http: HttpLog;
+  /** Resolves once the server can reach the client outside any request (see the transport profiles). */
+  ready?(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The `open` of an HTTP transport profile: sessions share one server for the file (`sharedEverythingHttp`), and
+ * a session that asks for one (`ownServer`) gets a server of its own, stopped with it. `transportTo` makes the
+ * SDK transport to a server, given the recording `fetch` it must use. Call at the top level of the file.
+ */
+export function everythingHttpSessions<T>(
+  transportTo: (
+    server: EverythingHttp,
+    http: HttpLog,
+  ) => Pick<EverythingHttpSession<T>, 'transport' | 'ready'>,
+): {
+  shared: () => EverythingHttp;
+  open: (options: { ownServer: boolean }) => Promise<EverythingHttpSession<T>>;
+} {
+  const shared = sharedEverythingHttp();
+  const openOn = (server: EverythingHttp, stop: () => Promise<void>): EverythingHttpSession<T> => {
+    const http = new HttpLog();
+    return { ...transportTo(server, http), http, stop };
+  };
+  return {
+    shared,
+    open: async ({ ownServer }) => {
+      if (!ownServer) return openOn(shared(), () => Promise.resolve());
+      const server = await startEverythingHttp();
+      return openOn(server, () => server.stop());
+    },
   };
 }
 

@@ -8,36 +8,23 @@
  */
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { describe, expect, it } from 'vitest';
-import {
-  HttpLog,
-  sharedEverythingHttp,
-  startEverythingHttp,
-  type EverythingHttp,
-} from './everything-http.js';
+import { everythingHttpSessions } from './everything-http.js';
 import {
   connectSdkV1,
   describeSdkV1Client,
   finishSdkV1,
-  type OpenedSdkV1Transport,
   type SdkV1TransportProfile,
 } from './sdk-v1-suite.js';
 
-function openOn(server: EverythingHttp, stop: () => Promise<void>): OpenedSdkV1Transport {
-  const http = new HttpLog();
-  return { transport: new SSEClientTransport(server.sseUrl, { fetch: http.fetch }), http, stop };
-}
-
-const shared = sharedEverythingHttp();
+const servers = everythingHttpSessions((server, http) => ({
+  transport: new SSEClientTransport(server.sseUrl, { fetch: http.fetch }),
+}));
 
 const profile: SdkV1TransportProfile = {
   name: 'HTTP+SSE',
   // One event stream carries every server message, in the order the server sent them.
   ordered: true,
-  open: async ({ ownServer }) => {
-    if (!ownServer) return openOn(shared(), () => Promise.resolve());
-    const server = await startEverythingHttp();
-    return openOn(server, () => server.stop());
-  },
+  open: servers.open,
 };
 
 describeSdkV1Client(profile);

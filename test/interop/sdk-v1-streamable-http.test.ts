@@ -12,42 +12,25 @@ import {
   StreamableHTTPError,
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
-import {
-  HttpLog,
-  sharedEverythingHttp,
-  startEverythingHttp,
-  type EverythingHttp,
-} from './everything-http.js';
+import { everythingHttpSessions, HttpLog } from './everything-http.js';
 import {
   connectSdkV1,
   describeSdkV1Client,
   finishSdkV1,
-  type OpenedSdkV1Transport,
   type SdkV1TransportProfile,
 } from './sdk-v1-suite.js';
 import type { WireMessage } from './tapped-sdk-transport.js';
 
-function openOn(server: EverythingHttp, stop: () => Promise<void>): OpenedSdkV1Transport {
-  const http = new HttpLog();
-  return {
-    transport: new StreamableHTTPClientTransport(server.mcpUrl, { fetch: http.fetch }),
-    http,
-    // The SDK opens the standalone stream once the server has accepted notifications/initialized.
-    ready: () => http.seen((e) => e.method === 'GET' && e.status === 200),
-    stop,
-  };
-}
-
-const shared = sharedEverythingHttp();
+const servers = everythingHttpSessions((server, http) => ({
+  transport: new StreamableHTTPClientTransport(server.mcpUrl, { fetch: http.fetch }),
+  // The SDK opens the standalone stream once the server has accepted notifications/initialized.
+  ready: () => http.seen((e) => e.method === 'GET' && e.status === 200),
+}));
 
 const profile: SdkV1TransportProfile = {
   name: 'Streamable HTTP',
   ordered: false,
-  open: async ({ ownServer }) => {
-    if (!ownServer) return openOn(shared(), () => Promise.resolve());
-    const server = await startEverythingHttp();
-    return openOn(server, () => server.stop());
-  },
+  open: servers.open,
 };
 
 describeSdkV1Client(profile);
@@ -196,7 +179,7 @@ describe('official SDK v1 client over Streamable HTTP: session termination', () 
 
     // A client that still holds the id (the SDK's reconnect path: no initialize) is refused with 404.
     const stale = new HttpLog();
-    const transport = new StreamableHTTPClientTransport(shared().mcpUrl, {
+    const transport = new StreamableHTTPClientTransport(servers.shared().mcpUrl, {
       sessionId: id,
       fetch: stale.fetch,
     });

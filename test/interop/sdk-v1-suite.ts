@@ -21,7 +21,7 @@ import {
   type LoggingMessageNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import { WireTap } from '@mcpengine/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CLIENT_ROOTS,
   comparable,
@@ -41,21 +41,16 @@ import {
   TASK_REQUIRED_TOOLS,
 } from './everything-expected.js';
 import type { HttpLog } from './everything-http.js';
+import {
+  connectSession,
+  finishSession,
+  freshSessions,
+  textOf,
+  type OpenedSdkTransport,
+} from './sdk-session.js';
 import { TappedSdkTransport, type TappedTransportOptions, type WireMessage } from './tapped-sdk-transport.js';
 
-/** An SDK transport to a server started for one session, and how to stop that server. */
-export interface OpenedSdkV1Transport {
-  readonly transport: Transport;
-  /** HTTP transports: the recording `fetch` the transport was given. */
-  readonly http?: HttpLog;
-  /**
-   * Resolves once the server can reach the client outside any request (Streamable HTTP: the standalone GET
-   * stream is open), so that notifications such as list_changed are not sent before anyone listens.
-   */
-  ready?(): Promise<void>;
-  /** Stops the server, after the client has closed (stdio: closing the client already ends the process). */
-  stop(): Promise<void>;
-}
+export type OpenedSdkV1Transport = OpenedSdkTransport<Transport>;
 
 export interface SdkV1TransportProfile {
   /** For test titles: "stdio", "Streamable HTTP", "HTTP+SSE". */
@@ -109,35 +104,12 @@ export async function connectSdkV1(
   client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
     logs.push(notification.params);
   });
-  const close = async () => {
-    try {
-      await client.close();
-    } finally {
-      await opened.stop();
-    }
-  };
-  try {
-    await client.connect(transport);
-    await opened.ready?.();
-  } catch (error) {
-    await close();
-    throw error;
-  }
+  const close = await connectSession(client, transport, opened);
   return { client, transport, tap, logs, http: opened.http, close };
 }
 
 /** Closes the session and checks that everything our server sent was valid. */
-export async function finishSdkV1(session: SdkV1Session): Promise<void> {
-  await session.close();
-  expect(session.transport.transportErrors).toEqual([]);
-  session.tap.assertClean();
-}
-
-function textOf(result: unknown): string {
-  const first = (result as { content?: { type: string; text?: string }[] }).content?.[0];
-  if (first?.type !== 'text' || first.text === undefined) throw new Error('expected a text block first');
-  return first.text;
-}
+export const finishSdkV1: (session: SdkV1Session) => Promise<void> = finishSession;
 
 /** Over HTTP, the next request may overtake a notification POSTed before it: wait for the server's 202. */
 async function cancellationDelivered(session: SdkV1Session): Promise<void> {
@@ -146,15 +118,7 @@ async function cancellationDelivered(session: SdkV1Session): Promise<void> {
 
 export function describeSdkV1Client(profile: SdkV1TransportProfile): void {
   const connect = (options?: SdkV1ConnectOptions) => connectSdkV1(profile, options);
-  const sessions: SdkV1Session[] = [];
-  async function fresh(options?: SdkV1ConnectOptions): Promise<SdkV1Session> {
-    const session = await connect(options);
-    sessions.push(session);
-    return session;
-  }
-  afterEach(async () => {
-    for (const session of sessions.splice(0)) await finishSdkV1(session);
-  });
+  const fresh = freshSessions(connect);
 
   describe(`official SDK v1 client → our everything server over ${profile.name} (legacy era, 2025-11-25)`, () => {
     let session: SdkV1Session;

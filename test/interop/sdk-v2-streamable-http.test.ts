@@ -12,40 +12,27 @@ import {
 } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import {
-  HttpLog,
-  sharedEverythingHttp,
-  startEverythingHttp,
-  type EverythingHttp,
-} from './everything-http.js';
+import { everythingHttpSessions } from './everything-http.js';
 import {
   connectSdkV2,
   describeSdkV2Client,
   finishSdkV2,
   MODERN,
-  type OpenedSdkV2Transport,
   type SdkV2TransportProfile,
 } from './sdk-v2-suite.js';
 
 /** A result schema for a method the SDK does not know. */
 const EmptyResultSchema = z.object({});
 
-function openOn(server: EverythingHttp, stop: () => Promise<void>): OpenedSdkV2Transport {
-  const http = new HttpLog();
-  return { transport: new StreamableHTTPClientTransport(server.mcpUrl, { fetch: http.fetch }), http, stop };
-}
-
-const shared = sharedEverythingHttp();
+const servers = everythingHttpSessions((server, http) => ({
+  transport: new StreamableHTTPClientTransport(server.mcpUrl, { fetch: http.fetch }),
+}));
 
 const profile: SdkV2TransportProfile = {
   name: 'Streamable HTTP',
   ordered: false,
   cancellation: 'close-stream',
-  open: async ({ ownServer }) => {
-    if (!ownServer) return openOn(shared(), () => Promise.resolve());
-    const server = await startEverythingHttp();
-    return openOn(server, () => server.stop());
-  },
+  open: servers.open,
 };
 
 describeSdkV2Client(profile);

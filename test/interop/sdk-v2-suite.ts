@@ -20,7 +20,7 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/client';
 import { WireTap } from '@mcpengine/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CLIENT_ROOTS,
   comparable,
@@ -41,6 +41,13 @@ import {
   TASK_REQUIRED_TOOLS,
 } from './everything-expected.js';
 import type { HttpLog } from './everything-http.js';
+import {
+  connectSession,
+  finishSession,
+  freshSessions,
+  textOf,
+  type OpenedSdkTransport,
+} from './sdk-session.js';
 import { TappedSdkTransport, type WireMessage } from './tapped-sdk-transport.js';
 
 export const MODERN = '2026-07-28';
@@ -60,14 +67,7 @@ const CAPABILITIES = {
 };
 const ALL_INPUTS: ClientCapabilities = { sampling: {}, elicitation: {}, roots: {} };
 
-/** An SDK transport to a server started for one session, and how to stop that server. */
-export interface OpenedSdkV2Transport {
-  readonly transport: Transport;
-  /** HTTP: the recording `fetch` the transport was given. */
-  readonly http?: HttpLog;
-  /** Stops the server, after the client has closed (stdio: closing the client already ends the process). */
-  stop(): Promise<void>;
-}
+export type OpenedSdkV2Transport = OpenedSdkTransport<Transport>;
 
 export interface SdkV2TransportProfile {
   /** For test titles: "stdio", "Streamable HTTP". */
@@ -135,34 +135,12 @@ export async function connectSdkV2(
     client.setRequestHandler('elicitation/create', (request) => elicitationAnswer(request.params.message));
   }
   if (capabilities.roots) client.setRequestHandler('roots/list', () => ({ roots: CLIENT_ROOTS }));
-  const close = async () => {
-    try {
-      await client.close();
-    } finally {
-      await opened.stop();
-    }
-  };
-  try {
-    await client.connect(transport);
-  } catch (error) {
-    await close();
-    throw error;
-  }
+  const close = await connectSession(client, transport, opened);
   return { client, transport, tap, http: opened.http, close };
 }
 
 /** Closes the session and checks that everything our server sent was valid. */
-export async function finishSdkV2(session: SdkV2Session): Promise<void> {
-  await session.close();
-  expect(session.transport.transportErrors).toEqual([]);
-  session.tap.assertClean();
-}
-
-function textOf(result: unknown): string {
-  const first = (result as { content?: { type: string; text?: string }[] }).content?.[0];
-  if (first?.type !== 'text' || first.text === undefined) throw new Error('expected a text block first');
-  return first.text;
-}
+export const finishSdkV2: (session: SdkV2Session) => Promise<void> = finishSession;
 
 /** The `tools/call` (or other) exchanges on the wire, request and result, from `from` on. */
 function rounds(transport: SdkV2Transport, method: string, from = 0): { params: any; result: any }[] {
@@ -177,15 +155,7 @@ function rounds(transport: SdkV2Transport, method: string, from = 0): { params: 
 
 export function describeSdkV2Client(profile: SdkV2TransportProfile): void {
   const connect = (options?: SdkV2ConnectOptions) => connectSdkV2(profile, options);
-  const sessions: SdkV2Session[] = [];
-  async function fresh(options?: SdkV2ConnectOptions): Promise<SdkV2Session> {
-    const session = await connect(options);
-    sessions.push(session);
-    return session;
-  }
-  afterEach(async () => {
-    for (const session of sessions.splice(0)) await finishSdkV2(session);
-  });
+  const fresh = freshSessions(connect);
 
   describe(`official SDK v2 client → our everything server over ${profile.name} (modern era, 2026-07-28)`, () => {
     let session: SdkV2Session;

@@ -60,7 +60,12 @@ export async function runSuite(settings: Settings, argv: readonly string[]): Pro
     console.error(`Unknown scenario(s): ${unknown.join(', ')} (see --list)`);
     return 2;
   }
-  const command = `npm run bench${argv.length > 0 ? ` -- ${argv.join(' ')}` : ''}`;
+  // The command as the user typed it: through npm (the documented way), or the built entry point directly.
+  const args = argv.length > 0 ? ` ${argv.join(' ')}` : '';
+  const command =
+    process.env.npm_lifecycle_event === 'bench'
+      ? `npm run bench${args === '' ? '' : ` --${args}`}`
+      : `node packages/bench/dist/main.js${args}`;
   const cpuList = cpus();
   const results: BenchResults = {
     meta: {

@@ -1,11 +1,9 @@
 // A tool that asks for confirmation through a multi round-trip request (2026-07-28), for the MRTR corpus
 // entries. `confirmTool()` behaves correctly; each flag breaks one requirement of the MRTR pattern.
 import { createHmac, randomBytes } from 'node:crypto';
+import { errorResponse, resultResponse, SERVER_INFO } from './_server.mjs';
 
 const KEY = randomBytes(32);
-const SERVER_INFO_META = {
-  'io.modelcontextprotocol/serverInfo': { name: 'corpus-server', version: '1.0.0' },
-};
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export const CONFIRM_TOOL = {
@@ -47,16 +45,8 @@ function verify(state) {
 export function confirmTool(flaws = {}) {
   return (name, _args, ctx, id, params) => {
     if (name !== CONFIRM_TOOL.name) return undefined;
-    const ok = (result) => ({
-      jsonrpc: '2.0',
-      id,
-      result: ctx.modern ? { ...result, resultType: 'complete', _meta: SERVER_INFO_META } : result,
-    });
-    const fail = (code, message, data) => ({
-      jsonrpc: '2.0',
-      id,
-      error: data === undefined ? { code, message } : { code, message, data },
-    });
+    const ok = (result) => resultResponse(id, result, ctx);
+    const fail = (code, message, data) => errorResponse(id, code, message, data);
     // Before 2026-07-28 elicitation is a server request; this tool keeps it simple there.
     if (!ctx.modern) return ok({ content: [{ type: 'text', text: 'confirmed' }] });
     const ask = () => ({
@@ -66,7 +56,7 @@ export function confirmTool(flaws = {}) {
         resultType: 'input_required',
         inputRequests: { confirm: ELICITATION },
         requestState: sign({ tool: name, at: Date.now() }),
-        _meta: SERVER_INFO_META,
+        _meta: { 'io.modelcontextprotocol/serverInfo': SERVER_INFO },
       },
     });
     const declared = isObject(ctx.clientCapabilities) && isObject(ctx.clientCapabilities.elicitation);

@@ -25,7 +25,7 @@ const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
 const META_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 const META_LEVEL = 'io.modelcontextprotocol/logLevel';
 const META_SUBSCRIPTION = 'io.modelcontextprotocol/subscriptionId';
-const SERVER_INFO = { name: 'corpus-server', version: '1.0.0' };
+export const SERVER_INFO = { name: 'corpus-server', version: '1.0.0' };
 const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
 export const ECHO_TOOL = {
@@ -63,6 +63,45 @@ const error = (id, code, message, data) => ({
 });
 const result = (id, value) => ({ jsonrpc: '2.0', id, result: value });
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** An error response (`data` only when given). */
+export { error as errorResponse };
+
+/**
+ * A result as the era of `ctx` wants it: in 2026-07-28 (`ctx.modern`) with resultType and the server's identity
+ * in _meta, and with cache hints when `cacheable`; unchanged before.
+ */
+function withResultType(value, ctx, cacheable = false) {
+  if (!ctx.modern) return value;
+  const out = {
+    ...value,
+    resultType: 'complete',
+    _meta: { ...(value._meta ?? {}), 'io.modelcontextprotocol/serverInfo': SERVER_INFO },
+  };
+  if (cacheable) Object.assign(out, { ttlMs: 0, cacheScope: 'public' });
+  return out;
+}
+
+/** The response carrying `value` as the result of request `id`, in the era of `ctx` (see `withResultType`). */
+export function resultResponse(id, value, ctx, cacheable = false) {
+  return result(id, withResultType(value, ctx, cacheable));
+}
+
+/** A tool without arguments (an empty input object), read-only; `extra` adds fields such as outputSchema. */
+export function noArgumentTool(name, description, extra = {}) {
+  return {
+    name,
+    description,
+    inputSchema: { type: 'object', additionalProperties: false },
+    annotations: { readOnlyHint: true },
+    ...extra,
+  };
+}
+
+/** A notifications/progress message. */
+export function progressNotification(progressToken, progress, total) {
+  return { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken, progress, total } };
+}
 
 /** Strips the fields a revision does not know (annotations came in 2025-03-26, title/outputSchema in 2025-06-18). */
 function toolFor(tool, revision) {
@@ -118,35 +157,22 @@ export function createCorpusServer(hooks = {}) {
       // Invalid arguments: a protocol error before 2025-11-25, a tool execution error from then on (SEP-1303).
       const revision = ctx.revision ?? MODERN;
       if (revision >= '2025-11-25')
-        return result(
+        return resultResponse(
           id,
-          withResultType(
-            {
-              content: [{ type: 'text', text: 'Invalid arguments: text (string) is required' }],
-              isError: true,
-            },
-            ctx,
-          ),
+          {
+            content: [{ type: 'text', text: 'Invalid arguments: text (string) is required' }],
+            isError: true,
+          },
+          ctx,
         );
       return error(id, -32602, 'Invalid arguments: text (string) is required');
     }
-    return result(id, withResultType({ content: [{ type: 'text', text: args.text }] }, ctx));
-  };
-
-  const withResultType = (value, ctx, cacheable = false) => {
-    if (!ctx.modern) return value;
-    const out = {
-      ...value,
-      resultType: 'complete',
-      _meta: { ...(value._meta ?? {}), 'io.modelcontextprotocol/serverInfo': SERVER_INFO },
-    };
-    if (cacheable) Object.assign(out, { ttlMs: 0, cacheScope: 'public' });
-    return out;
+    return resultResponse(id, { content: [{ type: 'text', text: args.text }] }, ctx);
   };
 
   const list = (key, items, params, ctx, id) => {
     if (params.cursor !== undefined) return error(id, -32602, 'Invalid cursor');
-    return result(id, withResultType({ [key]: items }, ctx, true));
+    return resultResponse(id, { [key]: items }, ctx, true);
   };
 
   /** The correct answer to a request (`ctx.modern` tells the era of this request). */
@@ -159,10 +185,7 @@ export function createCorpusServer(hooks = {}) {
       case 'ping':
         return ctx.modern ? error(id, -32601, 'Method not found: ping') : result(id, {});
       case 'server/discover':
-        return result(
-          id,
-          withResultType({ supportedVersions: [...revisions].reverse(), capabilities }, ctx, true),
-        );
+        return resultResponse(id, { supportedVersions: [...revisions].reverse(), capabilities }, ctx, true);
       case 'tools/list':
         if (!gate('tools')) return error(id, -32601, 'Method not found');
         return list(
@@ -186,13 +209,11 @@ export function createCorpusServer(hooks = {}) {
         const found = resources.find((r) => r.uri === params.uri);
         if (found === undefined)
           return error(id, ctx.modern ? -32602 : -32002, `Resource not found: ${String(params.uri)}`);
-        return result(
+        return resultResponse(
           id,
-          withResultType(
-            { contents: [{ uri: found.uri, mimeType: 'text/plain', text: 'Hello from the corpus.' }] },
-            ctx,
-            true,
-          ),
+          { contents: [{ uri: found.uri, mimeType: 'text/plain', text: 'Hello from the corpus.' }] },
+          ctx,
+          true,
         );
       }
       case 'resources/subscribe':
@@ -211,14 +232,12 @@ export function createCorpusServer(hooks = {}) {
           if (arg.required && typeof args[arg.name] !== 'string')
             return error(id, -32602, `Missing required argument: ${arg.name}`);
         }
-        return result(
+        return resultResponse(
           id,
-          withResultType(
-            {
-              messages: [{ role: 'user', content: { type: 'text', text: `Hello, ${String(args.person)}!` } }],
-            },
-            ctx,
-          ),
+          {
+            messages: [{ role: 'user', content: { type: 'text', text: `Hello, ${String(args.person)}!` } }],
+          },
+          ctx,
         );
       }
       case 'completion/complete': {
@@ -226,12 +245,10 @@ export function createCorpusServer(hooks = {}) {
         const ref = isObject(params.ref) ? params.ref : {};
         if (ref.type === 'ref/prompt' && !prompts.some((p) => p.name === ref.name))
           return error(id, -32602, `Unknown prompt: ${String(ref.name)}`);
-        return result(
+        return resultResponse(
           id,
-          withResultType(
-            { completion: { values: hooks.completions ?? ['Alice', 'Bob'], hasMore: false } },
-            ctx,
-          ),
+          { completion: { values: hooks.completions ?? ['Alice', 'Bob'], hasMore: false } },
+          ctx,
         );
       }
       case 'logging/setLevel':

@@ -2,14 +2,9 @@
 // expect: cancellation.no-response
 // requirement: cancellation-da1e48f8
 // revisions: 2025-11-25
-import { ECHO_TOOL, main } from './_server.mjs';
+import { ECHO_TOOL, main, noArgumentTool, progressNotification, resultResponse } from './_server.mjs';
 
-const SLOW = {
-  name: 'slow',
-  description: 'Takes a while, reporting progress',
-  inputSchema: { type: 'object', additionalProperties: false },
-  annotations: { readOnlyHint: true },
-};
+const SLOW = noArgumentTool('slow', 'Takes a while, reporting progress');
 main({
   revisions: ['2025-11-25'],
   tools: [ECHO_TOOL, SLOW],
@@ -19,19 +14,9 @@ main({
     let step = 0;
     const tick = () => {
       step += 1;
-      if (token !== undefined)
-        ctx.state.send({
-          jsonrpc: '2.0',
-          method: 'notifications/progress',
-          params: { progressToken: token, progress: step, total: 3 },
-        });
+      if (token !== undefined) ctx.state.send(progressNotification(token, step, 3));
       if (step < 3) setTimeout(tick, 400);
-      else
-        ctx.state.send({
-          jsonrpc: '2.0',
-          id: message.id,
-          result: { content: [{ type: 'text', text: 'done' }] },
-        });
+      else ctx.state.send(resultResponse(message.id, { content: [{ type: 'text', text: 'done' }] }, ctx));
     };
     tick();
     return undefined;

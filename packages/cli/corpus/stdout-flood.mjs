@@ -3,14 +3,9 @@
 // requirement: basic-af3136fb
 // revisions: 2025-11-25
 // timeout: 8000
-import { ECHO_TOOL, main } from './_server.mjs';
+import { ECHO_TOOL, main, noArgumentTool } from './_server.mjs';
 
-const CHATTY = {
-  name: 'chatty',
-  description: 'Talks a lot',
-  inputSchema: { type: 'object', additionalProperties: false },
-  annotations: { readOnlyHint: true },
-};
+const CHATTY = noArgumentTool('chatty', 'Talks a lot');
 main({
   revisions: ['2025-11-25'],
   tools: [ECHO_TOOL, CHATTY],

@@ -1,7 +1,7 @@
 // Breaks: structuredContent does not conform to the tool's outputSchema.
 // expect: tools.structured-content
 // requirement: tools-dcfec954
-import { ECHO_TOOL, main } from './_server.mjs';
+import { ECHO_TOOL, main, resultResponse } from './_server.mjs';
 
 const SUM = {
   name: 'sum',
@@ -19,20 +19,7 @@ main({
   callTool(name, _args, ctx, id) {
     if (name !== 'sum') return undefined;
     const structured = { sum: 'two' };
-    const result = {
-      content: [{ type: 'text', text: JSON.stringify(structured) }],
-      structuredContent: structured,
-    };
-    return {
-      jsonrpc: '2.0',
-      id,
-      result: ctx.modern
-        ? {
-            ...result,
-            resultType: 'complete',
-            _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'corpus', version: '1' } },
-          }
-        : result,
-    };
+    const content = [{ type: 'text', text: JSON.stringify(structured) }];
+    return resultResponse(id, { content, structuredContent: structured }, ctx);
   },
 });

@@ -2,7 +2,7 @@
 // expect: tools.x-mcp-header
 // requirement: streamable-http-0e2906ee
 // revisions: 2026-07-28
-import { ECHO_TOOL, main } from './_server.mjs';
+import { ECHO_TOOL, main, resultResponse } from './_server.mjs';
 
 const SCALE = {
   name: 'scale',
@@ -19,14 +19,6 @@ main({
   tools: [ECHO_TOOL, SCALE],
   callTool(name, _args, ctx, id) {
     if (name !== 'scale') return undefined;
-    return {
-      jsonrpc: '2.0',
-      id,
-      result: {
-        content: [{ type: 'text', text: 'scaled' }],
-        resultType: 'complete',
-        _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'corpus', version: '1' } },
-      },
-    };
+    return resultResponse(id, { content: [{ type: 'text', text: 'scaled' }] }, ctx);
   },
 });

@@ -162,6 +162,46 @@ describe('modern caching and subscriptions', () => {
   });
 });
 
+describe('URL-mode elicitation', () => {
+  for (const revision of ['2025-11-25', '2026-07-28'] as const) {
+    it(`carries an elicitationId exactly where the revision defines one (${revision})`, async () => {
+      const server = new McpServer({ name: 's', version: '1' });
+      server.addTool({
+        name: 'link_account',
+        description: 'asks the user to visit a URL',
+        handler: async (_args, ctx) => {
+          const answer = await ctx.elicit({
+            mode: 'url',
+            message: 'Link your account',
+            url: 'https://example.com/link',
+          });
+          return answer.action;
+        },
+      });
+      const seen: unknown[] = [];
+      const { client } = await connect(
+        server,
+        {
+          capabilities: { elicitation: { form: {}, url: {} } },
+          handlers: {
+            elicitation: (params) => {
+              seen.push(params);
+              return { action: 'accept' };
+            },
+          },
+        },
+        { revision },
+      );
+      const result = await client.callTool({ name: 'link_account' });
+      expect(result.content[0]).toEqual({ type: 'text', text: 'accept' });
+      const params = seen[0] as Record<string, unknown>;
+      expect(params.url).toBe('https://example.com/link');
+      if (revision === '2025-11-25') expect(params.elicitationId).toMatch(/^[0-9a-f-]{36}$/);
+      else expect(params.elicitationId).toBeUndefined();
+    });
+  }
+});
+
 describe('legacy server requests', () => {
   it('serves sampling, roots and ping for the server', async () => {
     const server = new McpServer({ name: 's', version: '1' });

@@ -2,24 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { compileSchema } from './compile.js';
 import { DIALECT_URIS } from './dialect.js';
 import type { Dialect, JsonSchema } from './types.js';
-
-type Examples = readonly (readonly [unknown, boolean])[];
+import { expectExamples, type Examples } from '../test/schema-examples.js';
 
 function inDialect(schema: JsonSchema, dialect: Dialect): JsonSchema {
   if (typeof schema === 'boolean' || dialect === '2020-12') return schema;
   return { $schema: DIALECT_URIS[dialect], ...schema };
-}
-
-/** `is()` and `validate()` must both give the expected verdict, and a failure must come with issues. */
-function expectExamples(schema: JsonSchema, examples: Examples): void {
-  const validator = compileSchema(schema);
-  for (const [instance, valid] of examples) {
-    const label = `${JSON.stringify(schema)} on ${JSON.stringify(instance)}`;
-    expect(validator.is(instance), label).toBe(valid);
-    const result = validator.validate(instance);
-    expect(result.valid, `validate(): ${label}`).toBe(valid);
-    if (!result.valid) expect(result.issues.length, `issues: ${label}`).toBeGreaterThan(0);
-  }
 }
 
 /** Keywords whose meaning is the same in 2020-12 and draft-07. */

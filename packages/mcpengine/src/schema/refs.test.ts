@@ -2,17 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compileSchema } from './compile.js';
 import { SchemaError } from './errors.js';
 import type { JsonSchema } from './types.js';
-
-type Examples = readonly (readonly [unknown, boolean])[];
-
-function expectExamples(schema: JsonSchema, examples: Examples): void {
-  const validator = compileSchema(schema);
-  for (const [instance, valid] of examples) {
-    const label = `${JSON.stringify(schema)} on ${JSON.stringify(instance)}`;
-    expect(validator.is(instance), label).toBe(valid);
-    expect(validator.validate(instance).valid, `validate(): ${label}`).toBe(valid);
-  }
-}
+import { expectExamples } from '../test/schema-examples.js';
 
 function schemaError(schema: JsonSchema): SchemaError {
   try {

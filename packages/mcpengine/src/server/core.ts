@@ -3,6 +3,7 @@
  * either era, independent of the transport. Transports (stdio, in-memory, Streamable HTTP) only decide which
  * outbox a message goes to and when a request is cancelled.
  */
+import { randomUUID } from 'node:crypto';
 import { ErrorCode, ProtocolError, type ErrorObject } from '../protocol/errors.js';
 import {
   serializeError,
@@ -726,6 +727,15 @@ class ModernIO implements RequestIO {
     }
     try {
       const key = options.key ?? this.round.autoKey(request.method);
+      // 2026-07-28 removed elicitationId from URL-mode elicitation (requestState correlates instead).
+      if (
+        request.method === 'elicitation/create' &&
+        request.params.mode === 'url' &&
+        'elicitationId' in request.params
+      ) {
+        const { elicitationId: _dropped, ...params } = request.params;
+        request = { method: 'elicitation/create', params };
+      }
       return this.round.ask(key, request, this.capabilities);
     } catch (error) {
       return Promise.reject(error);
@@ -773,15 +783,19 @@ class LegacyIO implements RequestIO {
       // Legacy revisions have no missing-capability error code: this is a plain failure of the handler.
       throw new Error(error instanceof Error ? error.message : String(error), { cause: error });
     }
-    const result = await this.session.request(
-      request.method,
-      (request.params ?? {}) as JsonObject,
-      this.outbox,
-      {
-        signal: ctx.signal,
-        timeoutMs: options.timeoutMs ?? this.timeoutMs,
-      },
-    );
+    let params = (request.params ?? {}) as JsonObject;
+    // 2025-11-25 requires an elicitationId on URL-mode elicitation; give one when the handler did not.
+    if (
+      request.method === 'elicitation/create' &&
+      params.mode === 'url' &&
+      params.elicitationId === undefined
+    ) {
+      params = { ...params, elicitationId: randomUUID() };
+    }
+    const result = await this.session.request(request.method, params, this.outbox, {
+      signal: ctx.signal,
+      timeoutMs: options.timeoutMs ?? this.timeoutMs,
+    });
     return checkInputResponse('result', request.method, result);
   }
 }

@@ -28,8 +28,19 @@ import { toolTaskSupport, type ToolTaskOptions } from '../tasks/types.js';
 import { adaptContent, contentProblem, pickFields, text } from './content.js';
 import { compileRequiredScopes, scopedVisibility } from './scopes.js';
 
-/** What a tool handler may return: a full result, a bare string (one text block), or an explicit input request. */
-export type ToolReturn = CallToolResult | string | InputRequiredResult;
+/**
+ * What a tool handler may return: a full result, a bare string (one text block), structured content alone (its
+ * JSON becomes the text block), or an explicit input request.
+ */
+export type ToolReturn = CallToolResult | StructuredToolReturn | string | InputRequiredResult;
+
+/** A result given as structured content only: the engine adds its JSON as text for clients that read text. */
+export interface StructuredToolReturn {
+  structuredContent: unknown;
+  content?: ContentBlock[];
+  isError?: boolean;
+  _meta?: MetaObject;
+}
 
 export type ToolHandler<Args> = (args: Args, ctx: RequestContext) => ToolReturn | Promise<ToolReturn>;
 

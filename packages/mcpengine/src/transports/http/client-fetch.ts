@@ -54,6 +54,27 @@ export function transportFetch(options: HttpClientOptions, serverUrl: URL): Fetc
 export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
+/** What a transport makes of its `HttpClientOptions`: the defaults filled in, `fetch` behind `auth`. */
+export interface HttpClientSettings {
+  readonly fetch: FetchLike;
+  readonly logger: HttpClientLogger;
+  readonly maxBytes: number;
+  readonly timeoutMs: number;
+}
+
+const consoleLogger: HttpClientLogger = {
+  warn: (message) => console.warn(`[mcpengine] ${message}`),
+};
+
+export function httpClientSettings(options: HttpClientOptions, serverUrl: URL): HttpClientSettings {
+  return {
+    fetch: transportFetch(options, serverUrl),
+    logger: options.logger ?? consoleLogger,
+    maxBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+  };
+}
+
 export async function extraHeaders(headers: ExtraHeaders | undefined): Promise<Record<string, string>> {
   if (headers === undefined) return {};
   return { ...(typeof headers === 'function' ? await headers() : headers) };

@@ -8,19 +8,16 @@ import { isRequestId } from '../../protocol/jsonrpc.js';
 import type { Transport, TransportHandlers } from '../transport.js';
 import { HttpError, HttpTransportError, reportRequestFailure } from './client-errors.js';
 import {
-  DEFAULT_MAX_MESSAGE_BYTES,
-  DEFAULT_TIMEOUT_MS,
   discard,
   errorBodyOf,
   extraHeaders,
   fetchWithin,
-  transportFetch,
+  httpClientSettings,
   isTimeout,
   mediaTypeOf,
   readEventStream,
-  type FetchLike,
-  type HttpClientLogger,
   type HttpClientOptions,
+  type HttpClientSettings,
 } from './client-fetch.js';
 import { SseParser } from './sse-parser.js';
 
@@ -28,17 +25,10 @@ export type SseClientTransportOptions = HttpClientOptions;
 
 type State = 'idle' | 'starting' | 'open' | 'closed';
 
-const consoleLogger: HttpClientLogger = {
-  warn: (message) => console.warn(`[mcpengine] ${message}`),
-};
-
 export class SseClientTransport implements Transport {
   readonly #url: URL;
   readonly #options: SseClientTransportOptions;
-  readonly #fetch: FetchLike;
-  readonly #logger: HttpClientLogger;
-  readonly #maxBytes: number;
-  readonly #timeoutMs: number;
+  readonly #settings: HttpClientSettings;
   #state: State = 'idle';
   #handlers: TransportHandlers | undefined;
   #endpoint: URL | undefined;
@@ -48,10 +38,7 @@ export class SseClientTransport implements Transport {
   constructor(url: string | URL, options: SseClientTransportOptions = {}) {
     this.#url = new URL(url);
     this.#options = options;
-    this.#fetch = transportFetch(options, this.#url);
-    this.#logger = options.logger ?? consoleLogger;
-    this.#maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#settings = httpClientSettings(options, this.#url);
   }
 
   /** The URL the server told us to POST to (after `start`). */
@@ -72,11 +59,11 @@ export class SseClientTransport implements Transport {
     let response: Response;
     try {
       response = await fetchWithin(
-        this.#fetch,
+        this.#settings.fetch,
         this.#url,
         { method: 'GET', headers },
         this.#stream,
-        this.#timeoutMs,
+        this.#settings.timeoutMs,
       );
     } catch (error) {
       this.#state = 'closed';
@@ -104,8 +91,9 @@ export class SseClientTransport implements Transport {
       fail = reject;
     });
     const parser = new SseParser({
-      maxEventSize: this.#maxBytes,
-      onOversized: (size) => this.#handlers?.invalid({ kind: 'too-large', limit: this.#maxBytes, size }),
+      maxEventSize: this.#settings.maxBytes,
+      onOversized: (size) =>
+        this.#handlers?.invalid({ kind: 'too-large', limit: this.#settings.maxBytes, size }),
       onEvent: (event) => {
         if (event.type === 'endpoint') {
           if (this.#endpoint) return;
@@ -148,8 +136,9 @@ export class SseClientTransport implements Transport {
     );
     void reading.then((error) => this.#streamEnded(error));
     const timer = setTimeout(
-      () => fail(new HttpTransportError('timeout', `No endpoint event within ${this.#timeoutMs} ms`)),
-      this.#timeoutMs,
+      () =>
+        fail(new HttpTransportError('timeout', `No endpoint event within ${this.#settings.timeoutMs} ms`)),
+      this.#settings.timeoutMs,
     );
     void reading.then(() =>
       fail(new HttpTransportError('stream-ended', 'The stream ended before the endpoint event')),
@@ -200,11 +189,11 @@ export class SseClientTransport implements Transport {
       const headers = new Headers(await extraHeaders(this.#options.headers));
       headers.set('Content-Type', 'application/json');
       const response = await fetchWithin(
-        this.#fetch,
+        this.#settings.fetch,
         endpoint,
         { method: 'POST', headers, body: message },
         controller,
-        this.#timeoutMs,
+        this.#settings.timeoutMs,
       );
       if (!response.ok) {
         const body = await errorBodyOf(response, 1_000);
@@ -222,7 +211,7 @@ export class SseClientTransport implements Transport {
       failure = isTimeout(error)
         ? new HttpTransportError(
             'timeout',
-            `POST ${endpoint.pathname}: no response within ${this.#timeoutMs} ms`,
+            `POST ${endpoint.pathname}: no response within ${this.#settings.timeoutMs} ms`,
           )
         : new HttpTransportError('network', `POST ${endpoint.pathname} failed`, { cause: error });
     } finally {
@@ -230,7 +219,7 @@ export class SseClientTransport implements Transport {
     }
     if (!failure || this.#state !== 'open' || !this.#handlers) return;
     if (id !== undefined) reportRequestFailure(this.#handlers, id, failure);
-    else this.#logger.warn(failure.message);
+    else this.#settings.logger.warn(failure.message);
   }
 }
 

@@ -24,21 +24,18 @@ import type { JsonObject, RequestId } from '../../protocol/types.js';
 import type { Transport, TransportHandlers } from '../transport.js';
 import { HttpError, HttpTransportError, reportRequestFailure, SessionExpiredError } from './client-errors.js';
 import {
-  DEFAULT_MAX_MESSAGE_BYTES,
-  DEFAULT_TIMEOUT_MS,
   delay,
   discard,
   errorBodyOf,
   extraHeaders,
   fetchWithin,
-  transportFetch,
+  httpClientSettings,
   isTimeout,
   mediaTypeOf,
   readEventStream,
   readText,
-  type FetchLike,
-  type HttpClientLogger,
   type HttpClientOptions,
+  type HttpClientSettings,
 } from './client-fetch.js';
 import { checkToolHeaders, standardHeaders, toolParamHeaders } from './client-headers.js';
 import { SseParser } from './sse-parser.js';
@@ -150,17 +147,10 @@ function describe(out: Outbound): string {
   return `POST ${out.method ?? 'message'}`;
 }
 
-const consoleLogger: HttpClientLogger = {
-  warn: (message) => console.warn(`[mcpengine] ${message}`),
-};
-
 export class StreamableHttpClientTransport implements Transport {
   readonly #url: URL;
   readonly #options: StreamableHttpClientTransportOptions;
-  readonly #fetch: FetchLike;
-  readonly #logger: HttpClientLogger;
-  readonly #maxBytes: number;
-  readonly #timeoutMs: number;
+  readonly #settings: HttpClientSettings;
   #state: State = 'idle';
   #handlers: TransportHandlers | undefined;
   readonly #inflight = new Map<RequestId, InFlight>();
@@ -184,10 +174,7 @@ export class StreamableHttpClientTransport implements Transport {
   constructor(url: string | URL, options: StreamableHttpClientTransportOptions = {}) {
     this.#url = new URL(url);
     this.#options = options;
-    this.#fetch = transportFetch(options, this.#url);
-    this.#logger = options.logger ?? consoleLogger;
-    this.#maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#settings = httpClientSettings(options, this.#url);
     this.#sessionId = options.sessionId;
   }
 
@@ -288,19 +275,23 @@ export class StreamableHttpClientTransport implements Transport {
       // A request's own POST may legitimately take long (a JSON answer after a long tool call): the owner's
       // request timeout bounds it, by cancelling.
       response = await fetchWithin(
-        this.#fetch,
+        this.#settings.fetch,
         this.#url,
         init,
         controller,
-        inflight ? Infinity : this.#timeoutMs,
+        inflight ? Infinity : this.#settings.timeoutMs,
       );
     } catch (error) {
       if (!inflight) this.#posting.delete(controller);
       if (this.#state !== 'open' || (inflight && !this.#isLive(inflight))) return false;
       const failure = isTimeout(error)
-        ? new HttpTransportError('timeout', `${describe(out)}: no response within ${this.#timeoutMs} ms`, {
-            cause: error,
-          })
+        ? new HttpTransportError(
+            'timeout',
+            `${describe(out)}: no response within ${this.#settings.timeoutMs} ms`,
+            {
+              cause: error,
+            },
+          )
         : new HttpTransportError('network', `${describe(out)} failed: ${messageOf(error)}`, { cause: error });
       this.#lost(out, failure);
       return false;
@@ -384,7 +375,7 @@ export class StreamableHttpClientTransport implements Transport {
       if (this.#handlers && this.#state === 'open') reportRequestFailure(this.#handlers, out.id, error);
       return;
     }
-    this.#logger.warn(error.message);
+    this.#settings.logger.warn(error.message);
   }
 
   /** A cancellation: modern requests are cancelled by closing their stream, never by a POST. */
@@ -422,7 +413,7 @@ export class StreamableHttpClientTransport implements Transport {
     if (this.#sessionId === sentSession) {
       this.#sessionId = undefined;
       this.#stopStandalone();
-      this.#logger.debug?.(`The server ended session ${sentSession} (HTTP 404)`);
+      this.#settings.logger.debug?.(`The server ended session ${sentSession} (HTTP 404)`);
       if (handlers?.sessionExpired) {
         this.#renewing = true;
         handlers.sessionExpired();
@@ -430,7 +421,7 @@ export class StreamableHttpClientTransport implements Transport {
     }
     if (out.kind !== 'request') {
       // A notification or a response belonged to the session that ended: it means nothing in a new one.
-      this.#logger.debug?.(`Dropped ${describe(out)}: its session ${sentSession} ended`);
+      this.#settings.logger.debug?.(`Dropped ${describe(out)}: its session ${sentSession} ended`);
       return;
     }
     const canRenew =
@@ -454,7 +445,7 @@ export class StreamableHttpClientTransport implements Transport {
 
   /** A non-2xx answer: a JSON-RPC error answering the request is the server's answer; anything else is lost. */
   async #refused(out: Outbound, response: Response): Promise<void> {
-    const body = await errorBodyOf(response, this.#maxBytes);
+    const body = await errorBodyOf(response, this.#settings.maxBytes);
     if (out.kind === 'request' && out.id !== undefined) {
       const entry = this.#inflight.get(out.id);
       if (!entry || entry.out !== out) return;
@@ -473,11 +464,15 @@ export class StreamableHttpClientTransport implements Transport {
     if (type === 'application/json') {
       let text: string;
       try {
-        text = await readText(response, this.#maxBytes);
+        text = await readText(response, this.#settings.maxBytes);
       } catch (error) {
         if (!this.#isLive(entry)) return;
         if (error instanceof HttpTransportError && error.reason === 'too-large') {
-          this.#handlers?.invalid({ kind: 'too-large', limit: this.#maxBytes, size: this.#maxBytes + 1 });
+          this.#handlers?.invalid({
+            kind: 'too-large',
+            limit: this.#settings.maxBytes,
+            size: this.#settings.maxBytes + 1,
+          });
         }
         this.#lost(entry.out, error instanceof Error ? error : new Error(String(error)));
         return;
@@ -526,7 +521,7 @@ export class StreamableHttpClientTransport implements Transport {
             entry.out,
             new HttpTransportError(
               'too-large',
-              `${describe(entry.out)}: an event exceeds ${this.#maxBytes} bytes`,
+              `${describe(entry.out)}: an event exceeds ${this.#settings.maxBytes} bytes`,
             ),
           );
           return;
@@ -577,7 +572,7 @@ export class StreamableHttpClientTransport implements Transport {
     const response = await this.#get(controller, lastEventId, timeoutMs);
     if (!response) return undefined;
     if (response.ok && mediaTypeOf(response) === 'text/event-stream' && response.body) return response.body;
-    this.#logger.debug?.(
+    this.#settings.logger.debug?.(
       `GET (Last-Event-ID ${JSON.stringify(lastEventId)}) answered HTTP ${response.status}`,
     );
     discard(response);
@@ -594,10 +589,16 @@ export class StreamableHttpClientTransport implements Transport {
       headers.set('Accept', 'text/event-stream');
       this.#legacyHeaders(headers, this.#sessionId);
       if (lastEventId !== '') headers.set('Last-Event-ID', lastEventId);
-      return await fetchWithin(this.#fetch, this.#url, { method: 'GET', headers }, controller, timeoutMs);
+      return await fetchWithin(
+        this.#settings.fetch,
+        this.#url,
+        { method: 'GET', headers },
+        controller,
+        timeoutMs,
+      );
     } catch (error) {
       if (!controller.signal.aborted || isTimeout(controller.signal.reason)) {
-        this.#logger.debug?.(`GET stream failed: ${messageOf(error)}`);
+        this.#settings.logger.debug?.(`GET stream failed: ${messageOf(error)}`);
       }
       return undefined;
     }
@@ -611,13 +612,13 @@ export class StreamableHttpClientTransport implements Transport {
   ): Promise<'ended' | 'oversized'> {
     let oversized = false;
     const parser = new SseParser({
-      maxEventSize: this.#maxBytes,
+      maxEventSize: this.#settings.maxBytes,
       lastEventId: stream.lastEventId,
       onRetry: (ms) => {
         stream.retryMs = ms;
       },
       onOversized: (size) => {
-        this.#handlers?.invalid({ kind: 'too-large', limit: this.#maxBytes, size });
+        this.#handlers?.invalid({ kind: 'too-large', limit: this.#settings.maxBytes, size });
         if (entry) {
           oversized = true;
           entry.controller.abort(new Error('oversized event'));
@@ -627,7 +628,7 @@ export class StreamableHttpClientTransport implements Transport {
         stream.attempts = 0;
         stream.lastEventId = event.lastEventId;
         if (event.type !== 'message') {
-          this.#logger.debug?.(`Ignoring an SSE event of type ${JSON.stringify(event.type)}`);
+          this.#settings.logger.debug?.(`Ignoring an SSE event of type ${JSON.stringify(event.type)}`);
           return;
         }
         // An event without data primes the client with an event id; it carries no message.
@@ -656,7 +657,7 @@ export class StreamableHttpClientTransport implements Transport {
         'The server sent a message that is not JSON',
       );
       if (from && this.#isLive(from)) this.#lost(from.out, problem);
-      else this.#logger.warn(problem.message);
+      else this.#settings.logger.warn(problem.message);
       return;
     }
     let delivered = text;
@@ -705,7 +706,7 @@ export class StreamableHttpClientTransport implements Transport {
       const check = checkToolHeaders(tool.inputSchema);
       if (!check.ok) {
         this.#toolHeaders.delete(name);
-        this.#logger.warn(`Rejected tool ${JSON.stringify(name)}: ${check.reason}`);
+        this.#settings.logger.warn(`Rejected tool ${JSON.stringify(name)}: ${check.reason}`);
         continue;
       }
       if (check.params.length > 0) this.#toolHeaders.set(name, check.params);
@@ -735,7 +736,7 @@ export class StreamableHttpClientTransport implements Transport {
     const stream: StreamState = { lastEventId: '', retryMs: undefined, attempts: 0 };
     const maxAttempts = this.#options.reconnect?.maxAttempts ?? 3;
     for (;;) {
-      const response = await this.#get(controller, stream.lastEventId, this.#timeoutMs);
+      const response = await this.#get(controller, stream.lastEventId, this.#settings.timeoutMs);
       if (controller.signal.aborted) {
         // Closed, or no response headers within timeoutMs: either way, no standalone stream.
         if (this.#standalone === controller) this.#standalone = undefined;
@@ -744,7 +745,7 @@ export class StreamableHttpClientTransport implements Transport {
       if (response) {
         if (!response.ok || mediaTypeOf(response) !== 'text/event-stream' || !response.body) {
           // 405: the server offers no standalone stream. Other statuses: none for us either.
-          this.#logger.debug?.(
+          this.#settings.logger.debug?.(
             `The server offers no standalone SSE stream (GET answered HTTP ${response.status})`,
           );
           discard(response);
@@ -755,7 +756,9 @@ export class StreamableHttpClientTransport implements Transport {
         if (controller.signal.aborted) return;
       }
       if (stream.attempts >= maxAttempts) {
-        this.#logger.warn(`The standalone SSE stream was lost after ${maxAttempts} reconnection attempts`);
+        this.#settings.logger.warn(
+          `The standalone SSE stream was lost after ${maxAttempts} reconnection attempts`,
+        );
         if (this.#standalone === controller) this.#standalone = undefined;
         return;
       }
@@ -774,19 +777,19 @@ export class StreamableHttpClientTransport implements Transport {
       const headers = new Headers(await extraHeaders(this.#options.headers));
       this.#legacyHeaders(headers, sessionId);
       const response = await fetchWithin(
-        this.#fetch,
+        this.#settings.fetch,
         this.#url,
         { method: 'DELETE', headers },
         new AbortController(),
-        this.#timeoutMs,
+        this.#settings.timeoutMs,
       );
       discard(response);
       // 405: the server does not let clients end sessions, which the spec allows.
       if (!response.ok && response.status !== 405) {
-        this.#logger.debug?.(`DELETE of session ${sessionId} answered HTTP ${response.status}`);
+        this.#settings.logger.debug?.(`DELETE of session ${sessionId} answered HTTP ${response.status}`);
       }
     } catch (error) {
-      this.#logger.debug?.(`DELETE of session ${sessionId} failed: ${messageOf(error)}`);
+      this.#settings.logger.debug?.(`DELETE of session ${sessionId} failed: ${messageOf(error)}`);
     }
   }
 }

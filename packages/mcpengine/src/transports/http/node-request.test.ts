@@ -96,6 +96,21 @@ describe('NodeRequest', () => {
     );
   });
 
+  it('stops reading when cancelled, settling as done', async () => {
+    await withIncoming({ method: 'POST', headers: [], body: 'x'.repeat(100_000) }, async (req) => {
+      const request = new NodeRequest(
+        req,
+        new URL('http://localhost/mcp'),
+        new AbortController().signal,
+      ) as unknown as Request;
+      const reader = nodeBodyReader(request)!;
+      expect((await reader.read()).done).toBe(false);
+      await reader.cancel();
+      expect(await reader.read()).toEqual({ done: true });
+      expect(req.destroyed).toBe(false);
+    });
+  });
+
   it('has no body for GET', async () => {
     await withIncoming({ method: 'GET', headers: [] }, async (req) => {
       const request = new NodeRequest(

@@ -19,6 +19,99 @@ export interface BodyReader {
 }
 
 const NODE_BODY = Symbol('mcpengine.nodeBody');
+const NODE_URL = Symbol('mcpengine.nodeUrl');
+
+/** The request's URL as a `URL`: the one `toNodeHandler` already parsed, or parsed now. */
+export function requestUrl(request: Request): URL {
+  return (request as { [NODE_URL]?: URL })[NODE_URL] ?? new URL(request.url);
+}
+
+/** The first `Host` header of a Node request, read from the raw headers (`req.headers` is built lazily). */
+export function rawHost(req: IncomingMessage): string | undefined {
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') return raw[i + 1];
+  }
+  return undefined;
+}
+
+/**
+ * The Node stream as a body reader. Like the web stream it replaces: chunks in order, `{ done: true }` at the
+ * end, a rejection when the client goes away mid-body, and `cancel()` stops reading (settling a pending read as
+ * done). At most one chunk waits here: the stream is paused until it is read.
+ */
+class NodeBodyReader implements BodyReader {
+  readonly #req: IncomingMessage;
+  readonly #queue: Buffer[] = [];
+  #ended = false;
+  #failure: Error | undefined;
+  #waiting:
+    | { resolve(result: Awaited<ReturnType<BodyReader['read']>>): void; reject(error: Error): void }
+    | undefined;
+
+  constructor(req: IncomingMessage) {
+    this.#req = req;
+    req.on('data', (chunk: Buffer) => {
+      const waiting = this.#waiting;
+      if (waiting) {
+        this.#waiting = undefined;
+        waiting.resolve({ done: false, value: chunk });
+      } else {
+        this.#queue.push(chunk);
+        req.pause();
+      }
+    });
+    req.on('end', () => {
+      this.#ended = true;
+      this.#settle();
+    });
+    req.on('error', (error) => {
+      this.#failure ??= error;
+      this.#settle();
+    });
+    req.on('close', () => {
+      if (!this.#ended) this.#failure ??= new Error('the request body was aborted');
+      this.#settle();
+    });
+  }
+
+  read(): Promise<{ done: true; value?: undefined } | { done: false; value: Uint8Array }> {
+    const chunk = this.#queue.shift();
+    if (chunk !== undefined) {
+      if (this.#queue.length === 0 && !this.#ended) this.#req.resume();
+      return Promise.resolve({ done: false, value: chunk });
+    }
+    if (this.#ended) return Promise.resolve({ done: true });
+    if (this.#failure) return Promise.reject(this.#failure);
+    return new Promise((resolve, reject) => (this.#waiting = { resolve, reject }));
+  }
+
+  /**
+   * Stops reading. The rest of the body is left unread, not destroyed: the socket must still carry the answer
+   * (413, 408), and `toNodeHandler` closes the connection after it because the request is incomplete.
+   */
+  cancel(): Promise<void> {
+    this.#ended = true;
+    this.#queue.length = 0;
+    this.#settle();
+    this.#req.pause();
+    return Promise.resolve();
+  }
+
+  /** Settles a pending read once the stream has ended or failed. */
+  #settle(): void {
+    const waiting = this.#waiting;
+    if (!waiting) return;
+    if (this.#ended) {
+      this.#waiting = undefined;
+      waiting.resolve({ done: true });
+    } else if (this.#failure) {
+      this.#waiting = undefined;
+      waiting.reject(this.#failure);
+    }
+  }
+}
 
 /**
  * The body of a request built by `toNodeHandler`, read from the Node stream: a reader, `null` when the request
@@ -77,10 +170,13 @@ export class NodeRequest {
   #bodyTaken = false;
   #real: Request | undefined;
 
+  readonly [NODE_URL]: URL;
+
   constructor(req: IncomingMessage, url: URL, signal: AbortSignal) {
     this.#req = req;
     this.method = req.method ?? 'GET';
     this.url = url.href;
+    this[NODE_URL] = url;
     this.headers = new NodeHeaders(req.rawHeaders) as unknown as Headers;
     this.signal = signal;
     this.#hasBody = this.method !== 'GET' && this.method !== 'HEAD';
@@ -91,17 +187,7 @@ export class NodeRequest {
     if (!this.#hasBody) return null;
     if (this.#real !== undefined || this.#bodyTaken) return undefined;
     this.#bodyTaken = true;
-    // Like the web stream it replaces: cancelling (or returning early) destroys the Node stream.
-    const chunks = this.#req[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-    return {
-      read: async () => {
-        const next = await chunks.next();
-        return next.done ? { done: true } : { done: false, value: next.value };
-      },
-      cancel: async () => {
-        await chunks.return?.();
-      },
-    };
+    return new NodeBodyReader(this.#req);
   }
 
   /** The real `Request`: what the adapter built before this class existed. */

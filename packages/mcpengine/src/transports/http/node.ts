@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { McpServer } from '../../server/server.js';
 import { jsonReplyOf } from './node-reply.js';
-import { NodeRequest } from './node-request.js';
+import { NodeRequest, rawHost } from './node-request.js';
 import { createMcpHttpHandler, type McpHttpHandler } from './server-handler.js';
 import type { McpHttpHandlerOptions } from './server-options.js';
 import { LOOPBACK_HOSTS } from './security.js';
@@ -54,7 +54,7 @@ async function serve(
 
   let request: Request;
   try {
-    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+    const url = new URL(req.url ?? '/', `http://${rawHost(req) ?? 'localhost'}`);
     // What `new Request` would refuse. Raw headers keep duplicates visible (joined with ", "), so a repeated
     // singleton header fails its check; Node's parser has already refused names and values Headers would.
     if (url.username !== '' || url.password !== '' || UNSUPPORTED_METHODS.has(req.method ?? 'GET')) {

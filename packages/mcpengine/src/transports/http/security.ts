@@ -95,13 +95,23 @@ function parseAccept(header: string): MediaRange[] {
   return ranges;
 }
 
+/** Answers for the Accept headers seen lately: a client sends the same one with every request. */
+const acceptAnswers = new Map<string, boolean>();
+
 /** Whether an Accept header admits a media type (wildcards count; `q=0` excludes). */
 export function accepts(header: string | null, mediaType: string): boolean {
   if (header === null) return false;
-  const [type, subtype] = mediaType.split('/');
-  return parseAccept(header).some(
-    (r) => r.q > 0 && (r.type === '*' || r.type === type) && (r.subtype === '*' || r.subtype === subtype),
-  );
+  const key = `${mediaType}\n${header}`;
+  let answer = acceptAnswers.get(key);
+  if (answer === undefined) {
+    const [type, subtype] = mediaType.split('/');
+    answer = parseAccept(header).some(
+      (r) => r.q > 0 && (r.type === '*' || r.type === type) && (r.subtype === '*' || r.subtype === subtype),
+    );
+    if (acceptAnswers.size >= 256) acceptAnswers.clear();
+    acceptAnswers.set(key, answer);
+  }
+  return answer;
 }
 
 /** Whether a Content-Type names JSON in UTF-8 (the only encoding JSON-RPC over MCP allows). */

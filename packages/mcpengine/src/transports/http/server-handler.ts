@@ -20,7 +20,7 @@ import { ModernEndpoint } from './server-modern.js';
 import { resolveOptions, type McpHttpHandlerOptions, type ResolvedOptions } from './server-options.js';
 import { emptyResponse, errorResponse, TRANSPORT_ERROR } from './server-responses.js';
 import { HttpSseEndpoint } from './server-sse.js';
-import { nodeBodyReader } from './node-request.js';
+import { nodeBodyReader, requestUrl } from './node-request.js';
 import { accepts, isJsonContentType } from './security.js';
 import { SseConnection } from './sse-writer.js';
 
@@ -124,7 +124,7 @@ class HttpServerState implements HttpContext {
     }
     let url: URL;
     try {
-      url = new URL(request.url);
+      url = requestUrl(request);
     } catch {
       return errorResponse(400, undefined, {
         code: ErrorCode.InvalidRequest,
