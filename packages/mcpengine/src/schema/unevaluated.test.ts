@@ -1,7 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { compileSchema } from './compile.js';
+import { describe, it } from 'vitest';
 import { DIALECT_URIS } from './dialect.js';
-import type { JsonSchema } from './types.js';
 import { expectExamples } from '../test/schema-examples.js';
 
 describe('unevaluatedProperties', () => {

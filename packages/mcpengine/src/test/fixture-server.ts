@@ -101,3 +101,17 @@ export function createTestServer(options: Partial<ServerOptions> = {}): McpServe
   });
   return server;
 }
+
+/** Adds `toggled`, and `toggle`, which disables or enables it (a list change on demand). */
+export function addToggledTool(server: McpServer): void {
+  const toggled = server.addTool({ name: 'toggled', description: 'Comes and goes', handler: () => 'x' });
+  server.addTool({
+    name: 'toggle',
+    description: 'Toggles the toggled tool',
+    handler: () => {
+      if (toggled.enabled) toggled.disable();
+      else toggled.enable();
+      return 'toggled';
+    },
+  });
+}

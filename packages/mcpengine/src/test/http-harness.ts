@@ -3,7 +3,13 @@
  * web-standard handler or a real server, parses JSON and SSE answers, and checks every message the server
  * emits against the official schema of the conversation's revision.
  */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { WireTap } from '@mcpengine/testing';
+import { afterEach } from 'vitest';
+import type { McpServer } from '../server/index.js';
+import { createMcpHttpHandler, type McpHttpHandler } from '../transports/http/server-handler.js';
+import type { McpHttpHandlerOptions } from '../transports/http/server-options.js';
 
 export type Fetcher = (request: Request) => Promise<Response>;
 
@@ -19,6 +25,38 @@ const openTaps: WireTap[] = [];
 /** Asserts that every tap opened since the last call saw only schema-valid server messages. */
 export function assertHttpTapsClean(): void {
   for (const tap of openTaps.splice(0)) tap.assertClean();
+}
+
+/**
+ * `setup(options?, server?)` for the handler tests of a file: a handler (long keep-alive, then `options`) for
+ * `server`, by default a fresh `defaultServer()`, and an `HttpPeer` to it. After each test the handlers it made
+ * are closed and the taps checked. Call at the top level of the test file.
+ */
+export function handlerSetup(defaultServer: () => McpServer) {
+  const handlers: McpHttpHandler[] = [];
+  afterEach(async () => {
+    for (const handler of handlers.splice(0)) await handler.close({ drainTimeoutMs: 0 });
+    assertHttpTapsClean();
+  });
+  return (options: McpHttpHandlerOptions = {}, server: McpServer = defaultServer()) => {
+    const handler = createMcpHttpHandler(server, { keepAliveMs: 60_000, ...options });
+    handlers.push(handler);
+    return { server, handler, peer: new HttpPeer(handler) };
+  };
+}
+
+/** Starts `server` on a free local port; resolves to its origin and a `close` that drops open connections too. */
+export async function listenLocally(server: Server): Promise<{ origin: string; close(): Promise<void> }> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 /** Incremental SSE parser over a response body. */

@@ -5,6 +5,7 @@
  */
 import type { Revision } from '../../catalog/model.js';
 import { takeSpare, type Discovery } from '../discovery.js';
+import type { Judgement } from './expect.js';
 import type { Baseline } from './security.js';
 import type { Evidence, Outcome } from '../outcomes.js';
 import { SchemaObserver } from '../schema-observer.js';
@@ -245,6 +246,12 @@ export class ProbeContext {
     if (ok) this.pass(check, passMessage, evidence);
     else this.fail(check, failMessage, evidence, facets);
     return ok;
+  }
+
+  /** Records a judgement as it stands: its detail is the message (after `label`, when given) either way. */
+  judge(check: string, judgement: Judgement, evidence: readonly Evidence[], label?: string): boolean {
+    const message = label === undefined ? judgement.detail : `${label}: ${judgement.detail}`;
+    return this.expect(check, judgement.ok, message, message, evidence);
   }
 
   notApplicable(check: string, reason: string): void {

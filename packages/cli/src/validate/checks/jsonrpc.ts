@@ -5,7 +5,15 @@
  */
 import { brief, callEvidence, rawEvidence } from '../evidence.js';
 import { LegacySession, modernRequest } from '../session.js';
-import { isObject, resultOf, sameId, type Channel, type JsonObject, type Received } from '../wire/channel.js';
+import {
+  isObject,
+  resultOf,
+  sameId,
+  type Channel,
+  type JsonObject,
+  type RawResult,
+  type Received,
+} from '../wire/channel.js';
 import type { ProbeContext } from './context.js';
 import { isError } from './expect.js';
 import type { Probe } from './probe.js';
@@ -107,6 +115,39 @@ function quickTimeout(ctx: ProbeContext): number {
   return Math.min(ctx.settings.requestTimeoutMs, 3000);
 }
 
+/** Why nothing came back for a raw text: the wait ran out, or the connection died. */
+function silence(ctx: ProbeContext, channel: Channel, raw: RawResult, what: string): string {
+  return raw.timedOut ? `no ${what} within ${quickTimeout(ctx)} ms` : (channel.deathNote() ?? `no ${what}`);
+}
+
+/**
+ * Sends a text that is not a valid request and judges the error response it draws: `code`, with "id": null or,
+ * when the request's id could be read (`id`), that id.
+ */
+async function sendInvalid(
+  ctx: ProbeContext,
+  channel: Channel,
+  text: string,
+  code: number,
+  id?: string,
+): Promise<{ raw: RawResult; problems: string[] }> {
+  const raw = await channel.raw(text, { timeoutMs: quickTimeout(ctx), until: isErrorResponse });
+  const reply = raw.received.find(isErrorResponse);
+  if (reply !== undefined) ctx.schema.raw(reply, undefined, text);
+  const message = reply?.message as JsonObject | undefined;
+  const error = isObject(message?.['error']) ? (message['error'] as JsonObject) : undefined;
+  const problems: string[] = [];
+  if (message === undefined) problems.push(silence(ctx, channel, raw, 'error response'));
+  else {
+    if (error?.['code'] !== code) problems.push(`error code ${brief(error?.['code'])}, expected ${code}`);
+    if (message['id'] !== null && (id === undefined || message['id'] !== id)) {
+      const expected = id === undefined ? 'null (the id could not be read)' : `${JSON.stringify(id)} or null`;
+      problems.push(`"id" is ${brief(message['id'])}, expected ${expected}`);
+    }
+  }
+  return { raw, problems };
+}
+
 export const parseErrorProbe: Probe = {
   lane: 'isolated',
   name: 'malformed JSON',
@@ -116,23 +157,7 @@ export const parseErrorProbe: Probe = {
     const channel = await readyChannel(ctx);
     if (channel === undefined) return ctx.notRun(PARSE_ERROR, 'initialize failed on a fresh connection');
     const text = '{"jsonrpc": "2.0", "id": 41, "method": "ping", "params": {';
-    const raw = await channel.raw(text, { timeoutMs: quickTimeout(ctx), until: isErrorResponse });
-    const reply = raw.received.find(isErrorResponse);
-    if (reply !== undefined) ctx.schema.raw(reply, undefined, text);
-    const message = reply?.message as JsonObject | undefined;
-    const error = isObject(message?.['error']) ? (message['error'] as JsonObject) : undefined;
-    const problems: string[] = [];
-    if (message === undefined)
-      problems.push(
-        raw.timedOut
-          ? `no error response within ${quickTimeout(ctx)} ms`
-          : (channel.deathNote() ?? 'no error response'),
-      );
-    else {
-      if (error?.['code'] !== -32700) problems.push(`error code ${brief(error?.['code'])}, expected -32700`);
-      if (message['id'] !== null)
-        problems.push(`"id" is ${brief(message['id'])}, expected null (the id could not be read)`);
-    }
+    const { raw, problems } = await sendInvalid(ctx, channel, text, -32700);
     ctx.expect(PARSE_ERROR, problems.length === 0, '-32700 with "id": null', problems.join('; '), [
       rawEvidence(raw, 'a truncated JSON text'),
     ]);
@@ -153,24 +178,7 @@ export const invalidRequestProbe: Probe = {
       { label: 'jsonrpc is "1.0"', text: '{"jsonrpc":"1.0","id":"bad-2","method":"ping"}', id: 'bad-2' },
     ];
     for (const { label, text, id } of cases) {
-      const raw = await channel.raw(text, { timeoutMs: quickTimeout(ctx), until: isErrorResponse });
-      const reply = raw.received.find(isErrorResponse);
-      if (reply !== undefined) ctx.schema.raw(reply, undefined, text);
-      const message = reply?.message as JsonObject | undefined;
-      const error = isObject(message?.['error']) ? (message['error'] as JsonObject) : undefined;
-      const problems: string[] = [];
-      if (message === undefined)
-        problems.push(
-          raw.timedOut
-            ? `no error response within ${quickTimeout(ctx)} ms`
-            : (channel.deathNote() ?? 'no error response'),
-        );
-      else {
-        if (error?.['code'] !== -32600)
-          problems.push(`error code ${brief(error?.['code'])}, expected -32600`);
-        if (message['id'] !== null && message['id'] !== id)
-          problems.push(`"id" is ${brief(message['id'])}, expected ${JSON.stringify(id)} or null`);
-      }
+      const { raw, problems } = await sendInvalid(ctx, channel, text, -32600, id);
       ctx.expect(
         INVALID_REQUEST,
         problems.length === 0,
@@ -310,10 +318,7 @@ export const batchProbe: Probe = {
     if (reply !== undefined && !Array.isArray(reply.message)) ctx.schema.raw(reply, undefined, text);
     const error = isObject(reply?.message) ? (reply.message as JsonObject)['error'] : undefined;
     const problems: string[] = [];
-    if (reply === undefined)
-      problems.push(
-        raw.timedOut ? `no answer within ${quickTimeout(ctx)} ms` : (channel.deathNote() ?? 'no answer'),
-      );
+    if (reply === undefined) problems.push(silence(ctx, channel, raw, 'answer'));
     else if (Array.isArray(reply.message))
       problems.push(`answered with an array: ${ctx.revision} has no batches`);
     else if (!isObject(error) || !(error['code'] === -32600 || (modernHttp && error['code'] === -32020))) {

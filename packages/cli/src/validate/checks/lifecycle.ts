@@ -7,7 +7,16 @@ import { MODERN_REVISION, UNSUPPORTED_VERSION } from '../discovery.js';
 import { brief, callEvidence, messagesEvidence } from '../evidence.js';
 import { META_KEY } from '../schema-observer.js';
 import { initializeRequest, META, modernRequest } from '../session.js';
-import { isObject, notification, resultOf, type JsonObject } from '../wire/channel.js';
+import {
+  isObject,
+  notification,
+  resultOf,
+  type CallResult,
+  type Channel,
+  type JsonObject,
+  type Received,
+} from '../wire/channel.js';
+import type { ProbeContext } from './context.js';
 import { errorCode, isError, isResult, missing } from './expect.js';
 import { CACHING_HINTS, judgeCaching } from './listing.js';
 import type { Probe } from './probe.js';
@@ -206,7 +215,7 @@ export const legacyHandshake: Probe = {
     });
     ctx.schema.response(malformed, 'initialize');
     const judgement = isError(malformed, -32602);
-    ctx.expect(VERSION_MALFORMED, judgement.ok, judgement.detail, judgement.detail, [
+    ctx.judge(VERSION_MALFORMED, judgement, [
       callEvidence(malformed, 'initialize with a numeric protocolVersion'),
     ]);
     if (!judgement.ok) channel = await ctx.open();
@@ -319,25 +328,43 @@ export const legacySessionBasics: Probe = {
     await channel.send(notification('notifications/validator-unknown', { note: 'an unknown notification' }));
     await channel.send(notification('notifications/initialized'));
     const probe = await session.request('ping', undefined, { timeoutMs: ctx.settings.requestTimeoutMs });
-    // A response to a notification cannot carry an id the validator sent (other requests may be in flight).
-    const stray = probe.during.filter(
-      (r) =>
-        isObject(r.message) &&
-        !('method' in r.message) &&
-        ('result' in r.message || 'error' in r.message) &&
-        !channel.sentIds.has(r.message['id']),
-    );
-    ctx.expect(
-      NOTIFICATION_UNANSWERED,
-      stray.length === 0 && probe.response !== undefined,
-      'no response to an unknown notification nor to a repeated notifications/initialized',
-      stray.length > 0
-        ? `the server answered a notification: ${brief(stray[0]!.text)}`
-        : `the following ping got ${missing(probe)}`,
-      [callEvidence(probe, 'ping after two notifications')],
-    );
+    judgeNotificationsUnanswered(ctx, channel, probe.during, probe, {
+      pass: 'no response to an unknown notification nor to a repeated notifications/initialized',
+      next: 'ping',
+      evidence: 'ping after two notifications',
+    });
   },
 };
+
+/**
+ * Judges NOTIFICATION_UNANSWERED after notifications were sent on `channel`: nothing in `received` answers one
+ * (a response to a notification cannot carry an id the validator sent; other requests may be in flight), and
+ * `next`, the request sent after them, got its own response.
+ */
+function judgeNotificationsUnanswered(
+  ctx: ProbeContext,
+  channel: Channel,
+  received: readonly Received[],
+  next: CallResult,
+  texts: { pass: string; next: string; evidence: string },
+): void {
+  const stray = received.filter(
+    (r) =>
+      isObject(r.message) &&
+      !('method' in r.message) &&
+      ('result' in r.message || 'error' in r.message) &&
+      !channel.sentIds.has(r.message['id']),
+  );
+  ctx.expect(
+    NOTIFICATION_UNANSWERED,
+    stray.length === 0 && next.response !== undefined,
+    texts.pass,
+    stray.length > 0
+      ? `the server answered a notification: ${brief(stray[0]!.text)}`
+      : `the following ${texts.next} got ${missing(next)}`,
+    [callEvidence(next, texts.evidence)],
+  );
+}
 
 /** Runs last: judges every request the server sent during the revision's probes. */
 export const negotiatedCapabilities: Probe = {
@@ -496,13 +523,7 @@ export const modernHandshake: Probe = {
       });
       ctx.schema.response(call, 'server/discover');
       const judgement = isError(call, -32602);
-      ctx.expect(
-        MODERN_MISSING_META,
-        judgement.ok,
-        `${label}: ${judgement.detail}`,
-        `${label}: ${judgement.detail}`,
-        [callEvidence(call, `server/discover with ${label}`)],
-      );
+      ctx.judge(MODERN_MISSING_META, judgement, [callEvidence(call, `server/discover with ${label}`)], label);
     }
 
     {
@@ -514,22 +535,11 @@ export const modernHandshake: Probe = {
         },
       );
       const after = await ctx.modern(channel, 'server/discover');
-      const stray = [...note.received, ...after.during].filter(
-        (r) =>
-          isObject(r.message) &&
-          !('method' in r.message) &&
-          ('result' in r.message || 'error' in r.message) &&
-          !channel.sentIds.has(r.message['id']),
-      );
-      ctx.expect(
-        NOTIFICATION_UNANSWERED,
-        stray.length === 0 && after.response !== undefined,
-        'no response to an unknown notification',
-        stray.length > 0
-          ? `the server answered a notification: ${brief(stray[0]!.text)}`
-          : `the following request got ${missing(after)}`,
-        [callEvidence(after, 'server/discover after an unknown notification')],
-      );
+      judgeNotificationsUnanswered(ctx, channel, [...note.received, ...after.during], after, {
+        pass: 'no response to an unknown notification',
+        next: 'request',
+        evidence: 'server/discover after an unknown notification',
+      });
     }
 
     if (discovery.legacy.length > 0) {

@@ -183,9 +183,7 @@ export const promptsProbe: Probe = {
 
     const unknown = await ctx.rpc('prompts/get', { name: 'validator_no_such_prompt_7f3a', arguments: {} });
     const judgement = isError(unknown, -32602);
-    ctx.expect(PROMPTS_UNKNOWN, judgement.ok, judgement.detail, judgement.detail, [
-      callEvidence(unknown, 'prompts/get of an unknown prompt'),
-    ]);
+    ctx.judge(PROMPTS_UNKNOWN, judgement, [callEvidence(unknown, 'prompts/get of an unknown prompt')]);
 
     const needy = prompts.find(
       (prompt) => typeof prompt['name'] === 'string' && requiredArguments(prompt).length > 0,

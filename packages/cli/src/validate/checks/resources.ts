@@ -175,9 +175,9 @@ export const resourcesProbe: Probe = {
     const code = ctx.revision === '2026-07-28' ? -32602 : -32002;
     const judgement = isError(missing, code);
     const missingEvidence = [callEvidence(missing, `resources/read ${missingUri}`)];
-    ctx.expect(RESOURCES_NOT_FOUND, judgement.ok, judgement.detail, judgement.detail, missingEvidence);
+    ctx.judge(RESOURCES_NOT_FOUND, judgement, missingEvidence);
     const rejected = isAnyError(missing);
-    ctx.expect(RESOURCES_UNKNOWN_REJECTED, rejected.ok, rejected.detail, rejected.detail, missingEvidence);
+    ctx.judge(RESOURCES_UNKNOWN_REJECTED, rejected, missingEvidence);
     const emptyContents = resultOf(missing)?.['contents'];
     if (ctx.revision !== '2026-07-28')
       ctx.notApplicable(RESOURCES_NOT_FOUND_EMPTY, `${ctx.revision} says nothing about empty contents`);

@@ -177,6 +177,16 @@ function judgePayload(
   );
 }
 
+/** The checks that need a created task. */
+const WITH_A_TASK = [
+  TASKS_GET,
+  TASKS_RESULT,
+  TASKS_LIST,
+  TASKS_CANCEL,
+  TASKS_CANCEL_TERMINAL,
+  TASKS_PROGRESS,
+];
+
 export const tasksProbe: Probe = {
   name: 'tasks',
   eras: ['legacy'],
@@ -252,9 +262,7 @@ export const tasksProbe: Probe = {
 
     const unknown = await ctx.rpc('tasks/get', { taskId: 'validator-no-such-task' });
     const unknownJudgement = isError(unknown, -32602);
-    ctx.expect(TASKS_UNKNOWN, unknownJudgement.ok, unknownJudgement.detail, unknownJudgement.detail, [
-      callEvidence(unknown, 'tasks/get of an unknown task'),
-    ]);
+    ctx.judge(TASKS_UNKNOWN, unknownJudgement, [callEvidence(unknown, 'tasks/get of an unknown task')]);
 
     const forbidden = callable.find(
       (t) => (taskSupport(t) ?? 'forbidden') === 'forbidden' && argsOf(t) !== undefined,
@@ -267,7 +275,7 @@ export const tasksProbe: Probe = {
         task: { ttl: 60_000 },
       });
       const judgement = isError(call, -32601);
-      ctx.expect(TASKS_FORBIDDEN, judgement.ok, judgement.detail, judgement.detail, [
+      ctx.judge(TASKS_FORBIDDEN, judgement, [
         callEvidence(call, `tools/call ${String(forbidden['name'])} as a task`),
       ]);
     }
@@ -277,22 +285,14 @@ export const tasksProbe: Probe = {
       const args = argsOf(required) ?? {};
       const call = await ctx.rpc('tools/call', { name: required['name'], arguments: args });
       const judgement = isError(call, -32601);
-      ctx.expect(TASKS_REQUIRED, judgement.ok, judgement.detail, judgement.detail, [
+      ctx.judge(TASKS_REQUIRED, judgement, [
         callEvidence(call, `tools/call ${String(required['name'])} without a task`),
       ]);
     }
 
     const candidate = callable.find((t) => taskSupport(t) === 'optional' || taskSupport(t) === 'required');
     if (candidate === undefined) {
-      for (const check of [
-        TASKS_CREATE,
-        TASKS_GET,
-        TASKS_RESULT,
-        TASKS_LIST,
-        TASKS_CANCEL,
-        TASKS_CANCEL_TERMINAL,
-        TASKS_PROGRESS,
-      ]) {
+      for (const check of [TASKS_CREATE, ...WITH_A_TASK]) {
         ctx.notRun(check, 'no callable tool supports tasks (use --call <tool>)');
       }
       return;
@@ -336,15 +336,7 @@ export const tasksProbe: Probe = {
     );
     const taskId = task?.['taskId'];
     if (typeof taskId !== 'string') {
-      for (const check of [
-        TASKS_GET,
-        TASKS_RESULT,
-        TASKS_LIST,
-        TASKS_CANCEL,
-        TASKS_CANCEL_TERMINAL,
-        TASKS_PROGRESS,
-      ])
-        ctx.notRun(check, 'no task was created');
+      for (const check of WITH_A_TASK) ctx.notRun(check, 'no task was created');
       return;
     }
 
@@ -441,13 +433,9 @@ export const tasksProbe: Probe = {
 
     const cancelTerminal = await ctx.rpc('tasks/cancel', { taskId });
     const terminalJudgement = isError(cancelTerminal, -32602);
-    ctx.expect(
-      TASKS_CANCEL_TERMINAL,
-      terminalJudgement.ok,
-      terminalJudgement.detail,
-      terminalJudgement.detail,
-      [callEvidence(cancelTerminal, 'tasks/cancel of a terminal task')],
-    );
+    ctx.judge(TASKS_CANCEL_TERMINAL, terminalJudgement, [
+      callEvidence(cancelTerminal, 'tasks/cancel of a terminal task'),
+    ]);
 
     const progress = ctx.state.channels
       .flatMap((c) => c.received)

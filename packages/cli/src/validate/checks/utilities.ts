@@ -132,7 +132,7 @@ export const completionProbe: Probe = {
       argument: { name: 'anything', value: '' },
     });
     const judgement = isError(unknown, -32602);
-    ctx.expect(COMPLETION_UNKNOWN, judgement.ok, judgement.detail, judgement.detail, [
+    ctx.judge(COMPLETION_UNKNOWN, judgement, [
       callEvidence(unknown, 'completion/complete for an unknown prompt'),
     ]);
   },
@@ -151,9 +151,7 @@ export const loggingProbe: Probe = {
       // A per-request level the spec does not define.
       const call = await ctx.rpc('server/discover', {}, { meta: { [META.logLevel]: 'loud' } });
       const judgement = isError(call, -32602);
-      ctx.expect(LOGGING_INVALID_LEVEL, judgement.ok, judgement.detail, judgement.detail, [
-        callEvidence(call, 'a request with logLevel "loud"'),
-      ]);
+      ctx.judge(LOGGING_INVALID_LEVEL, judgement, [callEvidence(call, 'a request with logLevel "loud"')]);
       return;
     }
     if (!ctx.has('logging')) {
@@ -172,9 +170,7 @@ export const loggingProbe: Probe = {
     );
     const invalid = await ctx.rpc('logging/setLevel', { level: 'loud' });
     const judgement = isError(invalid, -32602);
-    ctx.expect(LOGGING_INVALID_LEVEL, judgement.ok, judgement.detail, judgement.detail, [
-      callEvidence(invalid, 'logging/setLevel "loud"'),
-    ]);
+    ctx.judge(LOGGING_INVALID_LEVEL, judgement, [callEvidence(invalid, 'logging/setLevel "loud"')]);
   },
 };
 
@@ -349,12 +345,11 @@ export const paginationProbe: Probe = {
     for (const { method } of lists) {
       const call = await ctx.rpc(method, { cursor: 'validator-forged-cursor-7f3a' });
       const judgement = isError(call, -32602);
-      ctx.expect(
+      ctx.judge(
         PAGINATION_INVALID_CURSOR,
-        judgement.ok,
-        `${method}: ${judgement.detail}`,
-        `${method}: ${judgement.detail}`,
+        judgement,
         [callEvidence(call, `${method} with a forged cursor`)],
+        method,
       );
     }
   },

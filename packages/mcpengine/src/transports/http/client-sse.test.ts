@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '../../client/client.js';
+import { listenLocally } from '../../test/http-harness.js';
 import type { RequestId } from '../../protocol/types.js';
 import type { TransportHandlers } from '../transport.js';
 import { connectHttp } from './client-auto.js';
@@ -63,17 +63,12 @@ async function sseServer(script: SseScript = {}): Promise<SseServer> {
       res.end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenLocally(server);
   const handle: SseServer = {
-    url: `http://127.0.0.1:${port}/sse`,
+    url: `${listening.origin}/sse`,
     requests,
     stream: () => stream,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: listening.close,
   };
   servers.push(handle);
   return handle;

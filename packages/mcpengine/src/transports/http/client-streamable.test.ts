@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '../../client/client.js';
+import { listenLocally } from '../../test/http-harness.js';
 import { RemoteError, RequestAbortedError } from '../../protocol/errors.js';
 import type { RequestId } from '../../protocol/types.js';
 import type { InboundProblem, TransportHandlers } from '../transport.js';
@@ -57,18 +57,13 @@ async function serve(respond: Respond): Promise<TestServer> {
       void respond(recorded, res);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenLocally(server);
   const handle: TestServer = {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `${listening.origin}/mcp`,
     requests,
     posts: (method) =>
       requests.filter((r) => r.method === 'POST' && (method === undefined || r.rpc?.method === method)),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: listening.close,
   };
   servers.push(handle);
   return handle;

@@ -1,16 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createTestServer } from '../../test/fixture-server.js';
-import { assertHttpTapsClean, eventually, HttpPeer, sleep } from '../../test/http-harness.js';
+import { describe, expect, it } from 'vitest';
+import { addToggledTool, createTestServer } from '../../test/fixture-server.js';
+import { eventually, handlerSetup, HttpPeer, sleep } from '../../test/http-harness.js';
 import type { McpServer } from '../../server/index.js';
 import { MemoryEventStore } from './event-store.js';
-import { createMcpHttpHandler, type McpHttpHandler } from './server-handler.js';
-import type { McpHttpHandlerOptions } from './server-options.js';
-
-const handlers: McpHttpHandler[] = [];
-afterEach(async () => {
-  for (const handler of handlers.splice(0)) await handler.close({ drainTimeoutMs: 0 });
-  assertHttpTapsClean();
-});
 
 interface Gate {
   open(): void;
@@ -24,16 +16,7 @@ function gate(): Gate {
 
 function legacyServer(state: { gate?: Gate; signals: AbortSignal[] } = { signals: [] }): McpServer {
   const server = createTestServer();
-  const toggled = server.addTool({ name: 'toggled', description: 'Comes and goes', handler: () => 'x' });
-  server.addTool({
-    name: 'toggle',
-    description: 'Toggles the toggled tool',
-    handler: () => {
-      if (toggled.enabled) toggled.disable();
-      else toggled.enable();
-      return 'toggled';
-    },
-  });
+  addToggledTool(server);
   server.addTool({
     name: 'poll',
     description: 'Closes its SSE connection (SEP-1699), then answers',
@@ -58,10 +41,13 @@ function legacyServer(state: { gate?: Gate; signals: AbortSignal[] } = { signals
   return server;
 }
 
-function setup(options: McpHttpHandlerOptions = {}, server = legacyServer()) {
-  const handler = createMcpHttpHandler(server, { keepAliveMs: 60_000, ...options });
-  handlers.push(handler);
-  return { server, handler, peer: new HttpPeer(handler) };
+const setup = handlerSetup(legacyServer);
+
+/** A tools/call request without arguments, with `meta` (a progress token...) as its `_meta` unless empty. */
+function toolCall(name: string, meta: Record<string, unknown> = {}, id = 1): Record<string, unknown> {
+  const params =
+    Object.keys(meta).length === 0 ? { name, arguments: {} } : { name, arguments: {}, _meta: meta };
+  return { jsonrpc: '2.0', id, method: 'tools/call', params };
 }
 
 describe('legacy era: sessions', () => {
@@ -141,11 +127,9 @@ describe('legacy era: sessions', () => {
   });
 
   it('binds a session to the principal that opened it', async () => {
-    const server = legacyServer();
-    const handler = createMcpHttpHandler(server, {
+    const { handler } = setup({
       authenticate: (request) => ({ clientId: request.headers.get('x-user') ?? 'anon', scopes: [] }),
     });
-    handlers.push(handler);
     const alice = new HttpPeer(handler);
     await alice
       .send(
@@ -213,12 +197,7 @@ describe('legacy era: responses and streams', () => {
   it('streams SSE with a priming event when notifications precede the result', async () => {
     const { peer } = setup();
     await peer.initialize();
-    const answer = await peer.send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name: 'progress', arguments: {}, _meta: { progressToken: 't' } },
-    });
+    const answer = await peer.send(toolCall('progress', { progressToken: 't' }));
     const events = await answer.sse!.all();
     expect(events[0]).toEqual({ id: expect.stringMatching(/^[0-9a-z]+-0$/), retry: 1000, data: '' });
     const stream = events[0]!.id!.split('-')[0];
@@ -232,12 +211,7 @@ describe('legacy era: responses and streams', () => {
   it('sends server→client requests on the request stream and takes the answer by POST', async () => {
     const { peer } = setup();
     await peer.initialize('2025-11-25', { elicitation: {} });
-    const answer = await peer.send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name: 'ask', arguments: {} },
-    });
+    const answer = await peer.send(toolCall('ask'));
     const ask = await answer.sse!.message((m) => m.method === 'elicitation/create');
     peer.tap.record(
       { jsonrpc: '2.0', id: ask.id, result: { action: 'accept', content: { name: 'Ada' } } },
@@ -292,15 +266,7 @@ describe('legacy era: responses and streams', () => {
     const { peer, handler } = setup({}, legacyServer(state));
     await peer.initialize();
     const controller = new AbortController();
-    const answer = await peer.send(
-      {
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: { name: 'wait', arguments: {}, _meta: { progressToken: 'w' } },
-      },
-      { signal: controller.signal },
-    );
+    const answer = await peer.send(toolCall('wait', { progressToken: 'w' }), { signal: controller.signal });
     const first = await answer.sse!.message((m) => m.method === 'notifications/progress');
     expect(first.params.progress).toBe(1);
     const lastId = answer.sse!.events.at(-1)!.id!;
@@ -323,12 +289,7 @@ describe('legacy era: responses and streams', () => {
   it('closes the connection for polling (SEP-1699) and replays the result on reconnect', async () => {
     const { peer } = setup();
     await peer.initialize();
-    const answer = await peer.send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name: 'poll', arguments: {}, _meta: { progressToken: 'p' } },
-    });
+    const answer = await peer.send(toolCall('poll', { progressToken: 'p' }));
     const events = await answer.sse!.all();
     expect(events[0]).toMatchObject({ data: '', retry: 1000 });
     expect(events.some((e) => e.retry === 50)).toBe(true);
@@ -343,12 +304,7 @@ describe('legacy era: responses and streams', () => {
   it('replays a finished stream, and refuses unknown or expired event ids', async () => {
     const { peer } = setup({ eventStore: new MemoryEventStore({ maxEvents: 3 }) });
     await peer.initialize();
-    const answer = await peer.send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name: 'progress', arguments: {}, _meta: { progressToken: 't' } },
-    });
+    const answer = await peer.send(toolCall('progress', { progressToken: 't' }));
     const events = await answer.sse!.all();
     const last = events.at(-2)!.id!;
     const replay = await peer.get({ 'last-event-id': last });
@@ -381,12 +337,7 @@ describe('legacy era: responses and streams', () => {
     const state = { gate: gate(), signals: [] as AbortSignal[] };
     const { peer, handler } = setup({ streamAfterMs: Infinity }, legacyServer(state));
     await peer.initialize();
-    const pending = peer.send({
-      jsonrpc: '2.0',
-      id: 9,
-      method: 'tools/call',
-      params: { name: 'slow', arguments: {} },
-    });
+    const pending = peer.send(toolCall('slow', {}, 9));
     await eventually(() => handler.stats().legacyInflight === 1);
     await peer.send({
       jsonrpc: '2.0',

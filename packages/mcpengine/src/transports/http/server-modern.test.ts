@@ -1,22 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createTestServer } from '../../test/fixture-server.js';
-import {
-  assertHttpTapsClean,
-  eventually,
-  HttpPeer,
-  modernMeta,
-  MODERN_VERSION,
-  sleep,
-} from '../../test/http-harness.js';
+import { describe, expect, it } from 'vitest';
+import { addToggledTool, createTestServer } from '../../test/fixture-server.js';
+import { handlerSetup, eventually, modernMeta, MODERN_VERSION, sleep } from '../../test/http-harness.js';
 import type { McpServer } from '../../server/index.js';
-import { createMcpHttpHandler, type McpHttpHandler } from './server-handler.js';
-import type { McpHttpHandlerOptions } from './server-options.js';
-
-const handlers: McpHttpHandler[] = [];
-afterEach(async () => {
-  for (const handler of handlers.splice(0)) await handler.close({ drainTimeoutMs: 0 });
-  assertHttpTapsClean();
-});
 
 function serverWithHeaders(): McpServer {
   const server = createTestServer();
@@ -35,24 +20,11 @@ function serverWithHeaders(): McpServer {
     },
     handler: ({ region }) => `region ${region}`,
   });
-  const toggled = server.addTool({ name: 'toggled', description: 'Comes and goes', handler: () => 'x' });
-  server.addTool({
-    name: 'toggle',
-    description: 'Toggles the toggled tool',
-    handler: () => {
-      if (toggled.enabled) toggled.disable();
-      else toggled.enable();
-      return 'toggled';
-    },
-  });
+  addToggledTool(server);
   return server;
 }
 
-function setup(options: McpHttpHandlerOptions = {}, server = serverWithHeaders()) {
-  const handler = createMcpHttpHandler(server, { keepAliveMs: 60_000, ...options });
-  handlers.push(handler);
-  return { server, handler, peer: new HttpPeer(handler) };
-}
+const setup = handlerSetup(serverWithHeaders);
 
 describe('modern era: envelope and check order', () => {
   it('serves server/discover as JSON, without a session id', async () => {

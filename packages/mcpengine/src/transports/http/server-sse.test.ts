@@ -80,35 +80,22 @@ describe('HTTP+SSE (2024-11-05)', () => {
       legacySse: { ssePath: '/events', messagesPath: '/post' },
     });
     handlers.push(handler);
-    const refused = await handler(
-      new Request('http://localhost/post?sessionId=nope', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{}',
-      }),
-    );
-    expect(refused.status).toBe(404);
-    const missing = await handler(
-      new Request('http://localhost/post', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{}',
-      }),
-    );
-    expect(missing.status).toBe(400);
+    const post = (path: string, contentType = 'application/json') =>
+      handler(
+        new Request(`http://localhost${path}`, {
+          method: 'POST',
+          headers: { 'content-type': contentType },
+          body: '{}',
+        }),
+      );
+    expect((await post('/post?sessionId=nope')).status).toBe(404);
+    expect((await post('/post')).status).toBe(400);
     expect((await handler(new Request('http://localhost/events', { method: 'POST' }))).status).toBe(405);
     expect(
       (await handler(new Request('http://localhost/events', { headers: { accept: 'application/json' } })))
         .status,
     ).toBe(406);
-    const wrongType = await handler(
-      new Request('http://localhost/post?sessionId=x', {
-        method: 'POST',
-        headers: { 'content-type': 'text/plain' },
-        body: '{}',
-      }),
-    );
-    expect(wrongType.status).toBe(415);
+    expect((await post('/post?sessionId=x', 'text/plain')).status).toBe(415);
   });
 
   it('enforces Host and Origin on the SSE endpoints too', async () => {

@@ -1,26 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { InboundProblem, TransportHandlers } from '../transport.js';
 import { createMemoryTransportPair } from './index.js';
-
-interface Recorder extends TransportHandlers {
-  readonly messages: string[];
-  readonly problems: InboundProblem[];
-  readonly closes: (Error | undefined)[];
-}
-
-function recorder(): Recorder {
-  const messages: string[] = [];
-  const problems: InboundProblem[] = [];
-  const closes: (Error | undefined)[] = [];
-  return {
-    messages,
-    problems,
-    closes,
-    message: (text) => messages.push(text),
-    invalid: (problem) => problems.push(problem),
-    close: (error) => closes.push(error),
-  };
-}
+import { recorder } from '../../test/transport-recorder.js';
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 

@@ -1,27 +1,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { InboundProblem, TransportHandlers } from '../transport.js';
 import { StdioServerTransport } from './index.js';
-
-interface Recorder extends TransportHandlers {
-  readonly messages: string[];
-  readonly problems: InboundProblem[];
-  readonly closes: (Error | undefined)[];
-}
-
-function recorder(): Recorder {
-  const messages: string[] = [];
-  const problems: InboundProblem[] = [];
-  const closes: (Error | undefined)[] = [];
-  return {
-    messages,
-    problems,
-    closes,
-    message: (text) => messages.push(text),
-    invalid: (problem) => problems.push(problem),
-    close: (error) => closes.push(error),
-  };
-}
+import { recorder } from '../../test/transport-recorder.js';
 
 /** A writable that records each write call separately. */
 class RecordingWritable extends Writable {
