@@ -82,7 +82,8 @@ export class ServerConnection {
     // Subscriptions would never finish on their own: end them now, with the final result the spec asks for
     // when the server tears a subscription down (the peer may still be reading stdout).
     for (const ctx of this.modernInflight.values()) {
-      if (ctx.method === 'subscriptions/listen' && !this.core.endSubscription(ctx)) ctx._abort(new Error('input ended'));
+      if (ctx.method === 'subscriptions/listen' && !this.core.endSubscription(ctx))
+        ctx._abort(new Error('input ended'));
     }
     await this.drain(this.options.drainTimeoutMs ?? 2_000);
     await this.close();
