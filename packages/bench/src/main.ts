@@ -4,6 +4,7 @@
 import { runSuite } from './suite.js';
 import { parseArgs, USAGE } from './settings.js';
 import { SCENARIO_IDS } from './suite.js';
+import { print } from './report/print.js';
 
 let parsed;
 try {
@@ -15,7 +16,7 @@ try {
 if (parsed.kind === 'help') {
   process.stdout.write(USAGE);
 } else if (parsed.kind === 'list') {
-  for (const [id, title] of SCENARIO_IDS) console.log(`${id.padEnd(16)} ${title}`);
+  for (const [id, title] of SCENARIO_IDS) print(`${id.padEnd(16)} ${title}`);
 } else {
   process.exitCode = await runSuite(parsed.settings, process.argv.slice(2));
 }

@@ -28,6 +28,7 @@ import {
   type EchoArgs,
 } from './servers/fixtures.js';
 import { CLIENT_INFO, LEGACY_REVISION, templateOf } from './workloads.js';
+import { print } from './report/print.js';
 
 const args = process.argv.slice(2);
 const mode = args.find((a) => !a.startsWith('--')) ?? 'core';
@@ -228,11 +229,11 @@ if (gc) {
   const before = process.memoryUsage().heapUsed;
   await run(n);
   gc();
-  console.log(
+  print(
     `heap growth over ${n} more calls after forced GC: ${((process.memoryUsage().heapUsed - before) / 1024).toFixed(1)} KB`,
   );
 }
-console.log(
+print(
   `${mode}: wall best ${results[0]!.toFixed(0)} ns/call, median ${results[results.length >> 1]!.toFixed(0)}; ` +
     `CPU best ${cpu[0]!.toFixed(0)} ns/call, median ${cpu[cpu.length >> 1]!.toFixed(0)} (${rounds} rounds × ${n} calls, ${inflight} in flight)`,
 );

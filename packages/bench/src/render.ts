@@ -10,6 +10,7 @@ import { renderChart } from './report/chart.js';
 import { renderResultsMarkdown, spliceGenerated } from './report/markdown.js';
 import type { BenchResults } from './results.js';
 import { REPO_ROOT } from './scenarios/footprint.js';
+import { print } from './report/print.js';
 
 const args = process.argv.slice(2);
 const input = args.find((a, i) => !a.startsWith('--') && !['--svg', '--md'].includes(args[i - 1] ?? ''));
@@ -33,4 +34,4 @@ writeFileSync(
   mdPath,
   spliceGenerated(readFileSync(mdPath, 'utf8'), renderResultsMarkdown(results, chartLink)),
 );
-console.log(`Wrote ${svgPath} and the results section of ${mdPath}`);
+print(`Wrote ${svgPath} and the results section of ${mdPath}`);

@@ -14,6 +14,7 @@ import { runIdleSessions, runLeakCheck } from './scenarios/memory.js';
 import { runThroughput } from './scenarios/throughput.js';
 import type { Settings } from './settings.js';
 import { checkTargets } from './targets.js';
+import { print } from './report/print.js';
 
 export const SCENARIO_IDS: readonly (readonly [string, string])[] = [
   ...THROUGHPUT.map((s) => [s.id, s.title] as const),
@@ -42,12 +43,12 @@ function describeValue(
 
 export function printScenario(scenario: ScenarioResult): void {
   const { headers, rows, right } = scenarioTable(scenario);
-  console.log(`\n${scenario.title}  [${scenario.id}]`);
-  console.log(
+  print(`\n${scenario.title}  [${scenario.id}]`);
+  print(
     `(${scenario.unit}, ${scenario.better} is better${scenario.rows.some((r) => r.samples.length > 1) ? '; median of the runs' : ''})`,
   );
-  console.log(textTable(headers, rows, right));
-  for (const note of scenario.notes) console.log(`  · ${note}`);
+  print(textTable(headers, rows, right));
+  for (const note of scenario.notes) print(`  · ${note}`);
 }
 
 export async function runSuite(settings: Settings, argv: readonly string[]): Promise<number> {
@@ -93,26 +94,26 @@ export async function runSuite(settings: Settings, argv: readonly string[]): Pro
     targets: [],
   };
   const { meta } = results;
-  console.log(`MCPEngine benchmark suite — ${command}`);
-  console.log(
+  print(`MCPEngine benchmark suite — ${command}`);
+  print(
     `Node ${meta.node} on ${meta.platform}/${meta.arch}, ${meta.cpus} CPUs (${meta.cpuModel}), ${meta.date}`,
   );
-  console.log(
+  print(
     `${settings.runs} run(s) per implementation, ${settings.warmupMs} ms warm-up + ${settings.durationMs} ms measured; HTTP client: ${settings.httpClient === 'raw' ? 'raw sockets' : 'node:http Agent'}`,
   );
-  console.log(
+  print(
     `Versions: ${Object.entries(meta.versions)
       .map(([name, version]) => `${name} ${version}`)
       .join(', ')}`,
   );
-  console.log('Servers run in their own processes; the load driver runs in another.');
+  print('Servers run in their own processes; the load driver runs in another.');
   if (settings.quick) {
-    console.log(
+    print(
       'Quick run: a smoke test of the suite. Windows are too short for the JIT to settle; do not quote these numbers.',
     );
   }
 
-  const log = (line: string) => console.log(line);
+  const log = (line: string) => print(line);
   const driver = new Driver();
   const add = (scenario: ScenarioResult) => {
     results.scenarios.push(scenario);
@@ -121,23 +122,23 @@ export async function runSuite(settings: Settings, argv: readonly string[]): Pro
   try {
     for (const spec of THROUGHPUT) {
       if (!selected(spec.id)) continue;
-      console.log(`\n▶ ${spec.title}`);
+      print(`\n▶ ${spec.title}`);
       add(await runThroughput(spec, settings, driver, log));
     }
     if (selected('idle-sessions')) {
-      console.log('\n▶ Idle legacy sessions');
+      print('\n▶ Idle legacy sessions');
       add(await runIdleSessions(settings, driver, log));
     }
     if (selected('leak')) {
-      console.log('\n▶ Leak check');
+      print('\n▶ Leak check');
       add(await runLeakCheck(settings, driver, log));
     }
     if (selected('cold-start')) {
-      console.log('\n▶ Cold start');
+      print('\n▶ Cold start');
       add(await runColdStart(settings, log));
     }
     if (selected('footprint')) {
-      console.log('\n▶ Install footprint');
+      print('\n▶ Install footprint');
       for (const scenario of await runFootprint(log)) add(scenario);
     }
   } finally {
@@ -146,25 +147,25 @@ export async function runSuite(settings: Settings, argv: readonly string[]): Pro
 
   results.targets = checkTargets(results.scenarios);
   if (results.targets.length > 0) {
-    console.log('\nTargets');
+    print('\nTargets');
     const rows = results.targets.map((t) => {
       const scenario = results.scenarios.find((s) => s.id === t.scenario);
       const isRatio = t.description.includes('×');
       const value = describeValue(t.value, t.threshold, scenario?.unit === 'bytes', isRatio);
       return [t.met === undefined ? 'n/a ' : t.met ? 'met ' : 'MISS', t.description, value];
     });
-    console.log(textTable(['', 'target', 'measured'], rows, [false, false, true]));
+    print(textTable(['', 'target', 'measured'], rows, [false, false, true]));
   }
   const failed = results.scenarios.flatMap((s) =>
     s.rows.filter((r) => r.error).map((r) => `${s.id}/${r.impl}`),
   );
-  if (failed.length > 0) console.log(`\nFailed measurements: ${failed.join(', ')}`);
+  if (failed.length > 0) print(`\nFailed measurements: ${failed.join(', ')}`);
 
   if (settings.json !== undefined) {
     const path = resolve(process.env.INIT_CWD ?? process.cwd(), settings.json);
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, JSON.stringify(results, null, 2) + '\n');
-    console.log(`\nResults written to ${path}`);
+    print(`\nResults written to ${path}`);
   }
   return 0;
 }
