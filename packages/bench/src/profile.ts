@@ -76,6 +76,32 @@ class DirectTransport implements Transport {
   }
 }
 
+/**
+ * Keeps `inflight` requests outstanding on a direct transport until `n` have been answered, refilling in bursts
+ * as a pipe read would deliver them.
+ */
+function pipelined(transport: DirectTransport, prefix: string, suffix: string): (n: number) => Promise<void> {
+  let id = 0;
+  return (n) =>
+    new Promise<void>((resolve) => {
+      let outstanding = 0;
+      let sent = 0;
+      const pump = () => {
+        while (outstanding < inflight && sent < n) {
+          outstanding++;
+          sent++;
+          transport.handlers.message(prefix + ++id + suffix);
+        }
+      };
+      transport.onSend = () => {
+        outstanding--;
+        if (sent === n && outstanding === 0) resolve();
+        else if (outstanding === 0) pump();
+      };
+      pump();
+    });
+}
+
 const initialize = JSON.stringify({
   jsonrpc: '2.0',
   id: 'init',
@@ -99,26 +125,7 @@ async function runCore(
     transport.handlers.message(initialized);
   }
   const { prefix, suffix } = templateOf(workload, era);
-  let id = 0;
-  return (n) =>
-    new Promise<void>((resolve) => {
-      let outstanding = 0;
-      let sent = 0;
-      const pump = () => {
-        while (outstanding < inflight && sent < n) {
-          outstanding++;
-          sent++;
-          transport.handlers.message(prefix + ++id + suffix);
-        }
-      };
-      transport.onSend = () => {
-        outstanding--;
-        if (sent === n && outstanding === 0) resolve();
-        // Refill in bursts, as a pipe read would deliver them.
-        else if (outstanding === 0) pump();
-      };
-      pump();
-    });
+  return pipelined(transport, prefix, suffix);
 }
 
 async function runStdio(): Promise<(n: number) => Promise<void>> {
@@ -182,25 +189,7 @@ async function runFloor(): Promise<(n: number) => Promise<void>> {
     close: () => {},
   });
   const { prefix, suffix } = templateOf('echo-call', 'legacy');
-  let id = 0;
-  return (n) =>
-    new Promise<void>((resolve) => {
-      let outstanding = 0;
-      let sent = 0;
-      const pump = () => {
-        while (outstanding < inflight && sent < n) {
-          outstanding++;
-          sent++;
-          transport.handlers.message(prefix + ++id + suffix);
-        }
-      };
-      transport.onSend = () => {
-        outstanding--;
-        if (sent === n && outstanding === 0) resolve();
-        else if (outstanding === 0) pump();
-      };
-      pump();
-    });
+  return pipelined(transport, prefix, suffix);
 }
 
 const run =
