@@ -78,7 +78,7 @@ class DirectTransport implements Transport {
 
 /**
  * Keeps `inflight` requests outstanding on a direct transport until `n` have been answered, refilling in bursts
- * as a pipe read would deliver them.
+ * of `inflight` as a pipe read would deliver them. Answers may come synchronously (inside `message`) or later.
  */
 function pipelined(transport: DirectTransport, prefix: string, suffix: string): (n: number) => Promise<void> {
   let id = 0;
@@ -86,17 +86,25 @@ function pipelined(transport: DirectTransport, prefix: string, suffix: string): 
     new Promise<void>((resolve) => {
       let outstanding = 0;
       let sent = 0;
+      let pumping = false;
       const pump = () => {
-        while (outstanding < inflight && sent < n) {
-          outstanding++;
-          sent++;
-          transport.handlers.message(prefix + ++id + suffix);
-        }
+        pumping = true;
+        do {
+          const burst = Math.min(inflight - outstanding, n - sent);
+          for (let i = 0; i < burst; i++) {
+            outstanding++;
+            sent++;
+            transport.handlers.message(prefix + ++id + suffix);
+          }
+        } while (outstanding === 0 && sent < n);
+        pumping = false;
+        if (sent === n && outstanding === 0) resolve();
       };
       transport.onSend = () => {
         outstanding--;
-        if (sent === n && outstanding === 0) resolve();
-        else if (outstanding === 0) pump();
+        if (pumping || outstanding > 0) return;
+        if (sent === n) resolve();
+        else pump();
       };
       pump();
     });

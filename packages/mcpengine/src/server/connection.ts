@@ -19,7 +19,7 @@ import type { RequestOptions } from '../rpc/outgoing.js';
 import type { Outbox } from '../rpc/outbox.js';
 import type { InboundProblem, Transport } from '../transports/transport.js';
 import type { AuthInfo, RequestContext } from './context.js';
-import type { ServerCore } from './core.js';
+import type { RequestEnv, ResponseOut, ServerCore } from './core.js';
 import type { LegacySession } from './legacy-session.js';
 
 export interface ConnectionOptions {
@@ -35,6 +35,8 @@ export class ServerConnection {
   private session: LegacySession | undefined;
   private readonly modernInflight = new Map<RequestId, RequestContext>();
   private readonly outbox: Outbox;
+  /** The environment of every legacy request on this stream: one object, not one per request. */
+  private readonly legacyEnv: RequestEnv;
   private isClosed = false;
   private inputDone = false;
   private pending = 0;
@@ -59,6 +61,7 @@ export class ServerConnection {
         }
       },
     };
+    this.legacyEnv = { outbox: this.outbox, auth: options.auth };
   }
 
   /** The legacy session, once the peer has sent `initialize`. */
@@ -204,24 +207,37 @@ export class ServerConnection {
         this.notification(item.message.method, item.message.params ?? {});
         noResponse();
         return;
-      case 'request':
+      case 'request': {
         this.pending++;
-        // One reaction per request (not then + finally): this runs for every message of a busy stream.
-        void this.request(item.message).then(
-          (json) => {
-            try {
-              if (json === null) noResponse();
-              else respond(json);
-            } finally {
-              this.settled();
-            }
-          },
+        let answer: string | null | Promise<string | null>;
+        try {
+          answer = this.request(item.message);
+        } catch (error) {
+          this.settled();
+          throw error;
+        }
+        if (!(answer instanceof Promise)) {
+          this.answer(answer, respond, noResponse);
+          return;
+        }
+        answer.then(
+          (json) => this.answer(json, respond, noResponse),
           (error: unknown) => {
             this.settled();
             throw error;
           },
         );
         return;
+      }
+    }
+  }
+
+  private answer(json: string | null, respond: (json: string) => void, noResponse: () => void): void {
+    try {
+      if (json === null) noResponse();
+      else respond(json);
+    } finally {
+      this.settled();
     }
   }
 
@@ -247,7 +263,8 @@ export class ServerConnection {
     }
   }
 
-  private async request(request: JsonRpcRequest): Promise<string | null> {
+  /** The serialized answer to one request: synchronous when the core answers synchronously (legacy era). */
+  private request(request: JsonRpcRequest): string | null | Promise<string | null> {
     const id = request.id;
     if (this.modernInflight.has(id) || this.session?.inflight.has(id)) {
       return serializeError(id, {
@@ -257,17 +274,18 @@ export class ServerConnection {
     }
     // A server configured without modern revisions behaves like a legacy server: no modern path at all.
     if (declaresModernMeta(request.params) && this.core.modernRevisions.length > 0) {
-      const out = await this.core.handleModern(request, {
+      return this.core
+        .handleModern(request, {
         outbox: this.outbox,
         auth: this.options.auth,
-        track: (requestId, ctx) => {
-          this.modernInflight.set(requestId, ctx);
-          return () => {
-            if (this.modernInflight.get(requestId) === ctx) this.modernInflight.delete(requestId);
-          };
-        },
-      });
-      return out?.json ?? null;
+          track: (requestId, ctx) => {
+            this.modernInflight.set(requestId, ctx);
+            return () => {
+              if (this.modernInflight.get(requestId) === ctx) this.modernInflight.delete(requestId);
+            };
+          },
+        })
+        .then(jsonOf);
     }
     if (request.method === 'initialize') {
       if (this.session) {
@@ -281,11 +299,8 @@ export class ServerConnection {
       return response.json;
     }
     if (this.session) {
-      const out = await this.core.handleLegacy(this.session, request, {
-        outbox: this.outbox,
-        auth: this.options.auth,
-      });
-      return out?.json ?? null;
+      const out = this.core.handleLegacy(this.session, request, this.legacyEnv);
+      return out instanceof Promise ? out.then(jsonOf) : jsonOf(out);
     }
     // Before initialization, a legacy client may only ping; anything else is a malformed modern request.
     if (request.method === 'ping') return serializeResult(id, '{}');
@@ -300,3 +315,5 @@ export class ServerConnection {
     ).json;
   }
 }
+
+const jsonOf = (out: ResponseOut | null): string | null => out?.json ?? null;

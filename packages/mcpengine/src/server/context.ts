@@ -123,6 +123,7 @@ export class RequestContext {
   private readonly io: RequestIO;
   private readonly progressToken: ProgressToken | undefined;
   private controller: AbortController | undefined;
+  private callerView: Caller | undefined = undefined;
   private abortReason: unknown = undefined;
   private aborted = false;
   private lastProgress = -Infinity;
@@ -152,10 +153,15 @@ export class RequestContext {
     return this.controller.signal;
   }
 
+  /** Made on first use: most requests never consult a visibility filter. */
   get caller(): Caller {
-    const caller: Caller = { revision: this.revision, era: this.era, client: this.client };
-    if (this.auth) caller.auth = this.auth;
-    if (this.sessionId !== undefined) caller.sessionId = this.sessionId;
+    let caller = this.callerView;
+    if (caller === undefined) {
+      caller = { revision: this.revision, era: this.era, client: this.client };
+      if (this.auth) caller.auth = this.auth;
+      if (this.sessionId !== undefined) caller.sessionId = this.sessionId;
+      this.callerView = caller;
+    }
     return caller;
   }
 

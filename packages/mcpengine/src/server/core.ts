@@ -51,13 +51,13 @@ import type { CacheHint } from './features/resources.js';
 import { checkInputResponse, InputRound, readInputResponses, requireCapability } from './input.js';
 import { LegacySession } from './legacy-session.js';
 import { RawResult } from './lists.js';
+import { isPromiseLike, resultJson, TextToolResult } from './features/tools.js';
 import {
   METHOD_HANDLERS,
   type Call,
   type ListenHooks,
   type MethodSettings,
   type Outcome,
-  type SessionHooks,
 } from './methods.js';
 import { bindingSnapshot, digestOfSnapshot, openRequestState, sealRequestState } from './request-state.js';
 import type { ServerSecret } from './secret.js';
@@ -271,7 +271,6 @@ export class ServerCore {
         ctx,
         revision,
         definition,
-        caller: ctx.caller,
         settings: this.methodSettings(revision, definition),
       };
       if (request.method === 'subscriptions/listen') {
@@ -285,8 +284,8 @@ export class ServerCore {
         onPending = () => setImmediate(() => resolve(PENDING_INPUT));
       });
       const running = this.run(call);
-      if (round) {
-        running.catch(() => {});
+      if (round && isPromiseLike(running)) {
+        running.then(undefined, () => {});
         outcome = await Promise.race([running, pending]);
       } else {
         outcome = await running;
@@ -333,15 +332,12 @@ export class ServerCore {
     return rule;
   }
 
-  private run(call: Call): Promise<Outcome> {
-    if (call.method === 'server/discover') return Promise.resolve(this.discover(call.revision));
+  /** Runs the method's handler; synchronous exceptions propagate to the caller, as rejections would. */
+  private run(call: Call): Outcome | Promise<Outcome> {
+    if (call.method === 'server/discover') return this.discover(call.revision);
     const handler = METHOD_HANDLERS[call.method];
-    if (!handler) return Promise.reject(ProtocolError.methodNotFound(call.method));
-    try {
-      return Promise.resolve(handler(call));
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    if (!handler) throw ProtocolError.methodNotFound(call.method);
+    return handler(call);
   }
 
   private discover(revision: RevisionSpec): Outcome {
@@ -403,10 +399,10 @@ export class ServerCore {
       body._meta === undefined &&
       !rule.cacheable &&
       this.settings.serverInfoInResults &&
-      Object.getPrototypeOf(body) === Object.prototype
+      (body instanceof TextToolResult || Object.getPrototypeOf(body) === Object.prototype)
     ) {
       // The common case (a tool result): the envelope is appended to the body's JSON, no copy of the body.
-      const json = JSON.stringify(body);
+      const json = resultJson(body);
       const open = json === '{}' ? '{' : `${json.slice(0, -1)},`;
       return `${open}"resultType":"complete","_meta":${this.serverInfoMetaJson(definition)}}`;
     }
@@ -557,15 +553,19 @@ export class ServerCore {
     return { session, response: { json: serializeResult(request.id, JSON.stringify(result)) } };
   }
 
-  async handleLegacy(
+  /**
+   * Serves one request of a legacy session. Synchronous when the method's handler is (a synchronous tool, a list
+   * page): a stream of such requests then costs no promise and no microtask turn per request.
+   */
+  handleLegacy(
     session: LegacySession,
     request: JsonRpcRequest,
     env: RequestEnv,
-  ): Promise<ResponseOut | null> {
+  ): ResponseOut | null | Promise<ResponseOut | null> {
     const revision = session.revision;
-    session.lastActivity = Date.now();
     let ctx: RequestContext | undefined;
     let untrack: (() => void) | undefined;
+    let settlesLater = false;
     try {
       if (request.method === 'initialize') {
         throw ProtocolError.invalidRequest('Invalid Request: the session is already initialized');
@@ -578,6 +578,7 @@ export class ServerCore {
       this.ruleFor(revision, request.method, session.capabilities);
       const definition = this.definition;
       const params = request.params ?? {};
+      const io = session.ioFor(env.outbox, this.settings.inputTimeoutMs);
       ctx = new RequestContext({
         requestId: request.id,
         method: request.method,
@@ -585,14 +586,12 @@ export class ServerCore {
         era: 'legacy',
         client: session.client,
         params,
-        io: new LegacyIO(session, env.outbox, this.settings.inputTimeoutMs),
+        io,
         progressToken: readProgressToken(params),
         auth: env.auth,
         sessionId: session.id,
         transport: env.transport,
       });
-      session.inflight.set(request.id, ctx);
-      untrack = env.track?.(request.id, ctx);
       const call: Call = {
         id: request.id,
         method: request.method,
@@ -600,50 +599,62 @@ export class ServerCore {
         ctx,
         revision,
         definition,
-        caller: ctx.caller,
         settings: this.methodSettings(revision, definition),
-        session: this.sessionHooks(session),
-        legacy: { session, outbox: env.outbox },
+        session,
+        legacy: io,
       };
-      const outcome = await this.run(call);
-      if (ctx._isAborted || outcome === null) return null;
-      if (outcome instanceof RawResult) return rawResponse(request.id, outcome);
-      if ((outcome as JsonObject).resultType === 'input_required') {
-        throw ProtocolError.internal(
-          'input_required results exist only from 2026-07-28; use ctx.elicit() and friends',
-        );
-      }
-      return { json: serializeResult(request.id, JSON.stringify(outcome)) };
+      const outcome = this.run(call);
+      if (!isPromiseLike(outcome)) return this.legacyResponse(request.id, ctx, outcome);
+      // Only a request still running can be cancelled or collide with a reused id: track it from here on.
+      session.inflight.set(request.id, ctx);
+      untrack = env.track?.(request.id, ctx);
+      settlesLater = true;
+      return this.settleLegacy(session, request, ctx, untrack, outcome);
     } catch (error) {
-      if (ctx?._isAborted && !(error instanceof ProtocolError)) return null;
-      return this.errorResponse(request.id, error, revision, request.method);
+      return this.legacyFailure(request, ctx, error, revision);
     } finally {
-      if (ctx) {
-        ctx._finish();
-        if (session.inflight.get(request.id) === ctx) session.inflight.delete(request.id);
-      }
-      untrack?.();
+      if (!settlesLater) endLegacyRequest(session, request.id, ctx, untrack);
     }
   }
 
-  /** The hooks a legacy session offers its requests' handlers: made once per session, not per request. */
-  private sessionHooks(session: LegacySession): SessionHooks {
-    let hooks = this.hooksBySession.get(session);
-    if (!hooks) {
-      hooks = {
-        setLogLevel: (level) => (session.logLevel = level as LoggingLevel),
-        subscribe: (uri) => session.resourceSubscriptions.add(uri),
-        unsubscribe: (uri) => session.resourceSubscriptions.delete(uri),
-      };
-      this.hooksBySession.set(session, hooks);
+  private async settleLegacy(
+    session: LegacySession,
+    request: JsonRpcRequest,
+    ctx: RequestContext,
+    untrack: (() => void) | undefined,
+    outcome: PromiseLike<Outcome>,
+  ): Promise<ResponseOut | null> {
+    try {
+      return this.legacyResponse(request.id, ctx, await outcome);
+    } catch (error) {
+      return this.legacyFailure(request, ctx, error, session.revision);
+    } finally {
+      endLegacyRequest(session, request.id, ctx, untrack);
     }
-    return hooks;
   }
 
-  private readonly hooksBySession = new WeakMap<LegacySession, SessionHooks>();
+  private legacyResponse(id: RequestId, ctx: RequestContext, outcome: Outcome): ResponseOut | null {
+    if (ctx._isAborted || outcome === null) return null;
+    if (outcome instanceof RawResult) return rawResponse(id, outcome);
+    if ((outcome as JsonObject).resultType === 'input_required') {
+      throw ProtocolError.internal(
+        'input_required results exist only from 2026-07-28; use ctx.elicit() and friends',
+      );
+    }
+    return { json: serializeResult(id, resultJson(outcome)) };
+  }
+
+  private legacyFailure(
+    request: JsonRpcRequest,
+    ctx: RequestContext | undefined,
+    error: unknown,
+    revision: RevisionSpec,
+  ): ResponseOut | null {
+    if (ctx?._isAborted && !(error instanceof ProtocolError)) return null;
+    return this.errorResponse(request.id, error, revision, request.method);
+  }
 
   handleLegacyNotification(session: LegacySession, notification: JsonRpcNotification): void {
-    session.lastActivity = Date.now();
     const params = notification.params ?? {};
     switch (notification.method) {
       case 'notifications/initialized':
@@ -677,7 +688,6 @@ export class ServerCore {
   }
 
   handleLegacyResponse(session: LegacySession, response: JsonRpcResponse): boolean {
-    session.lastActivity = Date.now();
     return session.outgoing.settle(response);
   }
 
@@ -743,59 +753,16 @@ class ModernIO implements RequestIO {
   }
 }
 
-/** Legacy-era plumbing: notifications and server→client requests on the request's stream. */
-class LegacyIO implements RequestIO {
-  constructor(
-    private readonly session: LegacySession,
-    private readonly outbox: Outbox,
-    private readonly timeoutMs: number,
-  ) {}
-
-  get logLevel(): LoggingLevel {
-    return this.session.logLevel ?? 'debug';
+/** A legacy request is over: later progress and logs are dropped, and its id may be reused. */
+function endLegacyRequest(
+  session: LegacySession,
+  id: RequestId,
+  ctx: RequestContext | undefined,
+  untrack: (() => void) | undefined,
+): void {
+  if (ctx) {
+    ctx._finish();
+    if (session.inflight.get(id) === ctx) session.inflight.delete(id);
   }
-
-  get progressMessage(): boolean {
-    return this.session.revision.progressMessage;
-  }
-
-  notify(method: string, params: JsonObject): void {
-    if (this.session.revision.serverNotifications.has(method))
-      this.outbox.send(serializeNotification(method, params));
-  }
-
-  async input(request: InputRequest, options: InputOptions, ctx: RequestContext): Promise<InputResponse> {
-    const revision = this.session.revision;
-    if (!revision.serverRequests[request.method]) {
-      throw new Error(`${request.method} is not available in protocol revision ${revision.id}`);
-    }
-    if (
-      request.method === 'elicitation/create' &&
-      !revision.elicitationModes.includes(request.params.mode ?? 'form')
-    ) {
-      throw new Error(
-        `Elicitation mode "${request.params.mode ?? 'form'}" is not available in protocol revision ${revision.id}`,
-      );
-    }
-    try {
-      requireCapability(request, this.session.client.capabilities);
-    } catch (error) {
-      // Legacy revisions have no missing-capability error code: this is a plain failure of the handler.
-      throw new Error(error instanceof Error ? error.message : String(error), { cause: error });
-    }
-    let params = (request.params ?? {}) as JsonObject;
-    // 2025-11-25 requires an elicitationId on URL-mode elicitation; give one when the handler did not.
-    if (
-      request.method === 'elicitation/create' &&
-      params.mode === 'url' &&
-      params.elicitationId === undefined
-    ) {
-      params = { ...params, elicitationId: randomUUID() };
-    }
-    const result = await this.session.request(request.method, params, this.outbox, {
-      signal: ctx.signal,
-      timeoutMs: options.timeoutMs ?? this.timeoutMs,
-    });
-    return checkInputResponse('result', request.method, result);
-  }
+  untrack?.();
 }

@@ -2,14 +2,22 @@
  * A legacy-era session: what one `initialize` handshake established. It lives for a stdio process or for one
  * `Mcp-Session-Id` on Streamable HTTP, and it is independent of the transport: messages go to outboxes.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { serializeNotification } from '../protocol/jsonrpc.js';
 import type { RevisionSpec } from '../protocol/revisions.js';
-import type { JsonObject, LoggingLevel, RequestId, ServerCapabilities } from '../protocol/types.js';
+import type {
+  InputRequest,
+  InputResponse,
+  JsonObject,
+  LoggingLevel,
+  RequestId,
+  ServerCapabilities,
+} from '../protocol/types.js';
 import { OutgoingRequests, type RequestOptions } from '../rpc/outgoing.js';
 import { CLOSED_OUTBOX, type Outbox } from '../rpc/outbox.js';
 import type { LegacySubscriber, ListKind } from './broadcast.js';
-import type { ClientIdentity, RequestContext } from './context.js';
+import type { ClientIdentity, InputOptions, RequestContext, RequestIO } from './context.js';
+import { checkInputResponse, requireCapability } from './input.js';
 
 export class LegacySession implements LegacySubscriber {
   /** Cryptographically random, visible ASCII only (0x21–0x7E), as Streamable HTTP requires. */
@@ -28,9 +36,10 @@ export class LegacySession implements LegacySubscriber {
   readonly inflight = new Map<RequestId, RequestContext>();
   /** Where unrelated notifications and requests go (stdout, or the HTTP standalone stream). */
   defaultOutbox: Outbox;
-  lastActivity = Date.now();
   closed = false;
   private readonly closeListeners: (() => void)[] = [];
+  /** The plumbing of requests answered on the default outbox (every request on stdio): made once, not per request. */
+  private defaultIO: LegacyIO | undefined;
 
   constructor(
     revision: RevisionSpec,
@@ -43,6 +52,26 @@ export class LegacySession implements LegacySubscriber {
     this.client = client;
     this.capabilities = capabilities;
     this.defaultOutbox = defaultOutbox;
+  }
+
+  /** The plumbing for a request answered on `outbox`. */
+  ioFor(outbox: Outbox, timeoutMs: number): LegacyIO {
+    if (outbox !== this.defaultOutbox) return new LegacyIO(this, outbox, timeoutMs);
+    const io = this.defaultIO;
+    if (io?.outbox === outbox && io.timeoutMs === timeoutMs) return io;
+    return (this.defaultIO = new LegacyIO(this, outbox, timeoutMs));
+  }
+
+  setLogLevel(level: LoggingLevel): void {
+    this.logLevel = level;
+  }
+
+  subscribe(uri: string): void {
+    this.resourceSubscriptions.add(uri);
+  }
+
+  unsubscribe(uri: string): void {
+    this.resourceSubscriptions.delete(uri);
   }
 
   listChangedEnabled(kind: ListKind): boolean {
@@ -85,3 +114,62 @@ export class LegacySession implements LegacySubscriber {
     }
   }
 }
+
+/** Legacy-era plumbing: notifications and server→client requests on the request's stream. */
+export class LegacyIO implements RequestIO {
+  constructor(
+    readonly session: LegacySession,
+    /** The stream of the request this serves (stdout, or the request's own HTTP response). */
+    readonly outbox: Outbox,
+    readonly timeoutMs: number,
+  ) {}
+
+  get logLevel(): LoggingLevel {
+    return this.session.logLevel ?? 'debug';
+  }
+
+  get progressMessage(): boolean {
+    return this.session.revision.progressMessage;
+  }
+
+  notify(method: string, params: JsonObject): void {
+    if (this.session.revision.serverNotifications.has(method))
+      this.outbox.send(serializeNotification(method, params));
+  }
+
+  async input(request: InputRequest, options: InputOptions, ctx: RequestContext): Promise<InputResponse> {
+    const revision = this.session.revision;
+    if (!revision.serverRequests[request.method]) {
+      throw new Error(`${request.method} is not available in protocol revision ${revision.id}`);
+    }
+    if (
+      request.method === 'elicitation/create' &&
+      !revision.elicitationModes.includes(request.params.mode ?? 'form')
+    ) {
+      throw new Error(
+        `Elicitation mode "${request.params.mode ?? 'form'}" is not available in protocol revision ${revision.id}`,
+      );
+    }
+    try {
+      requireCapability(request, this.session.client.capabilities);
+    } catch (error) {
+      // Legacy revisions have no missing-capability error code: this is a plain failure of the handler.
+      throw new Error(error instanceof Error ? error.message : String(error), { cause: error });
+    }
+    let params = (request.params ?? {}) as JsonObject;
+    // 2025-11-25 requires an elicitationId on URL-mode elicitation; give one when the handler did not.
+    if (
+      request.method === 'elicitation/create' &&
+      params.mode === 'url' &&
+      params.elicitationId === undefined
+    ) {
+      params = { ...params, elicitationId: randomUUID() };
+    }
+    const result = await this.session.request(request.method, params, this.outbox, {
+      signal: ctx.signal,
+      timeoutMs: options.timeoutMs ?? this.timeoutMs,
+    });
+    return checkInputResponse('result', request.method, result);
+  }
+}
+

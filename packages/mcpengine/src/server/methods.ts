@@ -7,6 +7,7 @@ import { isLoggingLevel, missingCapabilityError } from '../protocol/meta.js';
 import type { RevisionSpec } from '../protocol/revisions.js';
 import type {
   CacheScope,
+  LoggingLevel,
   JsonObject,
   RequestId,
   ServerCapabilities,
@@ -25,7 +26,14 @@ import {
 import { finishPrompt, readPromptArguments } from './features/prompts.js';
 import { finishRead, resourceNotFound, type CompiledTemplate } from './features/resources.js';
 import { pickFields } from './features/content.js';
-import { finishToolResult, isPromiseLike, toolErrorResult, validateToolArguments } from './features/tools.js';
+import {
+  finishToolResult,
+  isPromiseLike,
+  toolErrorResult,
+  validateToolArguments,
+  type CheckedArguments,
+  type CompiledTool,
+} from './features/tools.js';
 import type { LegacySession } from './legacy-session.js';
 import type { ListItem, ListRequest, RawResult } from './lists.js';
 import { listPage } from './lists.js';
@@ -43,7 +51,6 @@ export interface Call {
   readonly ctx: RequestContext;
   readonly revision: RevisionSpec;
   readonly definition: ServerDefinition;
-  readonly caller: Caller;
   readonly settings: MethodSettings;
   /** Legacy session hooks (logging level, resource subscriptions). */
   readonly session?: SessionHooks;
@@ -63,7 +70,7 @@ export interface MethodSettings {
 }
 
 export interface SessionHooks {
-  setLogLevel(level: string): void;
+  setLogLevel(level: LoggingLevel): void;
   subscribe(uri: string): void;
   unsubscribe(uri: string): void;
 }
@@ -90,10 +97,15 @@ function requireString(params: JsonObject, key: string): string {
   return value;
 }
 
-async function callTool(call: Call): Promise<Outcome> {
+/**
+ * tools/call. Synchronous from end to end when the validator and the handler are: a promise is created only for
+ * what is really asynchronous, because every await costs an allocation and a microtask turn per call.
+ */
+function callTool(call: Call): Outcome | Promise<Outcome> {
   const name = requireString(call.params, 'name');
   const tool = call.definition.toolsByName.get(name);
-  if (!tool || !isVisible(tool, call.caller)) throw ProtocolError.invalidParams(`Unknown tool: ${name}`);
+  if (!tool || (tool.visible && !isVisible(tool, call.ctx.caller)))
+    throw ProtocolError.invalidParams(`Unknown tool: ${name}`);
   if (tool.requiredClientCapabilities) {
     const missing = missingClientCapabilities(tool.requiredClientCapabilities, call.ctx.client.capabilities);
     if (missing) {
@@ -108,21 +120,37 @@ async function callTool(call: Call): Promise<Outcome> {
   if (tool.taskSupport !== 'forbidden' || call.params.task !== undefined) {
     if (runsAsTask(tool, call)) return callToolAsTask(tool, call, call.settings.tasks!);
   }
-  // Only what is really asynchronous is awaited: every await costs a turn of the microtask queue per call.
-  const validated = validateToolArguments(tool, call.params, call.revision);
-  const checked = isPromiseLike(validated) ? await validated : validated;
+  const checked = validateToolArguments(tool, call.params, call.revision);
+  return isPromiseLike(checked)
+    ? checked.then((settled) => invokeTool(tool, call, settled))
+    : invokeTool(tool, call, checked);
+}
+
+function invokeTool(tool: CompiledTool, call: Call, checked: CheckedArguments): Outcome | Promise<Outcome> {
   if (!checked.ok) return checked.result as unknown as JsonObject;
   let returned: unknown;
   try {
     returned = tool.handler(checked.args, call.ctx);
-    if (isPromiseLike(returned)) returned = await returned;
   } catch (error) {
-    if (error instanceof ProtocolError || call.ctx._isAborted) throw error;
-    return toolErrorResult(error) as unknown as JsonObject;
+    return toolFailure(call, error);
   }
+  return isPromiseLike(returned)
+    ? Promise.resolve(returned).then(
+        (value) => finishTool(tool, call, value),
+        (error: unknown) => toolFailure(call, error),
+      )
+    : finishTool(tool, call, returned);
+}
+
+/** A handler's exception is a tool error (`isError`), except protocol errors and failures after cancellation. */
+function toolFailure(call: Call, error: unknown): Outcome {
+  if (error instanceof ProtocolError || call.ctx._isAborted) throw error;
+  return toolErrorResult(error) as unknown as JsonObject;
+}
+
+function finishTool(tool: CompiledTool, call: Call, returned: unknown): Outcome | Promise<Outcome> {
   if (isInputRequired(returned)) return returned as JsonObject;
-  const finished = finishToolResult(tool, returned, call.revision);
-  return (isPromiseLike(finished) ? await finished : finished) as unknown as JsonObject;
+  return finishToolResult(tool, returned, call.revision) as unknown as Outcome | Promise<Outcome>;
 }
 
 /** One page of a list, from the definition's pre-serialized items (plus per-request dynamic ones). */
@@ -138,7 +166,7 @@ function page(
     field,
     items,
     cursor: call.params.cursor,
-    caller: call.caller,
+    caller: call.ctx.caller,
     revision: call.revision,
     pageSize: call.settings.pageSize,
     secret: call.settings.secret,
@@ -156,7 +184,7 @@ const listTemplates = (call: Call): Outcome =>
 async function getPrompt(call: Call): Promise<Outcome> {
   const name = requireString(call.params, 'name');
   const prompt = call.definition.promptsByName.get(name);
-  if (!prompt || !isVisible(prompt.config, call.caller))
+  if (!prompt || !isVisible(prompt.config, call.ctx.caller))
     throw ProtocolError.invalidParams(`Unknown prompt: ${name}`);
   const args = readPromptArguments(prompt, call.params);
   const result = await prompt.config.get(args, call.ctx);
@@ -165,7 +193,7 @@ async function getPrompt(call: Call): Promise<Outcome> {
 }
 
 async function listResources(call: Call): Promise<Outcome> {
-  const listing = call.definition.templates.filter((t) => t.config.list && isVisible(t.config, call.caller));
+  const listing = call.definition.templates.filter((t) => t.config.list && isVisible(t.config, call.ctx.caller));
   let dynamic: string[] | undefined;
   if (listing.length > 0) {
     dynamic = [];
@@ -194,11 +222,11 @@ function findTemplate(
 async function readResource(call: Call): Promise<Outcome> {
   const uri = requireString(call.params, 'uri');
   const resource = call.definition.resourcesByUri.get(uri);
-  if (resource && isVisible(resource.config, call.caller)) {
+  if (resource && isVisible(resource.config, call.ctx.caller)) {
     const returned = await resource.config.read(uri, call.ctx);
     return finishRead(uri, returned, resource.config.mimeType) as unknown as JsonObject;
   }
-  const found = findTemplate(call.definition, uri, call.caller);
+  const found = findTemplate(call.definition, uri, call.ctx.caller);
   if (!found) throw resourceNotFound(uri, call.revision);
   const returned = await found.template.config.read(uri, found.variables, call.ctx);
   return finishRead(uri, returned, found.template.config.mimeType) as unknown as JsonObject;
@@ -206,8 +234,8 @@ async function readResource(call: Call): Promise<Outcome> {
 
 function knownResource(call: Call, uri: string): boolean {
   const resource = call.definition.resourcesByUri.get(uri);
-  if (resource && isVisible(resource.config, call.caller)) return true;
-  return findTemplate(call.definition, uri, call.caller) !== undefined;
+  if (resource && isVisible(resource.config, call.ctx.caller)) return true;
+  return findTemplate(call.definition, uri, call.ctx.caller) !== undefined;
 }
 
 function subscribe(call: Call): Outcome {
@@ -247,13 +275,13 @@ async function complete(call: Call): Promise<Outcome> {
   if (ref.type === 'ref/prompt') {
     const name = requireString(ref, 'name');
     const prompt = call.definition.promptsByName.get(name);
-    if (!prompt || !isVisible(prompt.config, call.caller))
+    if (!prompt || !isVisible(prompt.config, call.ctx.caller))
       throw ProtocolError.invalidParams(`Unknown prompt: ${name}`);
     completer = prompt.completers.get(argument.name);
   } else if (ref.type === 'ref/resource') {
     const uri = requireString(ref, 'uri');
     const template = call.definition.templates.find(
-      (t) => t.uriTemplate === uri && isVisible(t.config, call.caller),
+      (t) => t.uriTemplate === uri && isVisible(t.config, call.ctx.caller),
     );
     if (!template) {
       if (call.definition.resourcesByUri.has(uri)) return EMPTY_COMPLETION as unknown as JsonObject;

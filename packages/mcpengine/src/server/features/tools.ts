@@ -12,6 +12,7 @@ import type {
   InputRequiredResult,
   JsonObject,
   MetaObject,
+  TextContent,
   Tool,
   ToolAnnotations,
   ToolExecution,
@@ -170,7 +171,7 @@ export function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLik
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
-type CheckedArguments = { ok: true; args: unknown } | { ok: false; result: CallToolResult };
+export type CheckedArguments = { ok: true; args: unknown } | { ok: false; result: CallToolResult };
 
 /**
  * Validates the arguments of a call; failures are reported the way the revision prescribes. Synchronous when
@@ -207,6 +208,28 @@ function checkedArguments(
 }
 
 /**
+ * The result of a tool that returned a plain string: one text block. Its JSON is built from a template rather
+ * than by a generic `JSON.stringify` of the object (a quarter of the cost), which matters because this is the
+ * most common tool result. It is a class so that the shape is known: a spread copy is a plain object again.
+ */
+export class TextToolResult {
+  readonly content: [TextContent];
+
+  constructor(value: string) {
+    this.content = [text(value)];
+  }
+
+  get json(): string {
+    return `{"content":[{"type":"text","text":${JSON.stringify(this.content[0].text)}}]}`;
+  }
+}
+
+/** The JSON of a method's result object. */
+export function resultJson(result: object): string {
+  return result instanceof TextToolResult ? result.json : JSON.stringify(result);
+}
+
+/**
  * Turns whatever a handler returned into a CallToolResult checked against the tool's output schema.
  * Synchronous unless the output validator is asynchronous.
  */
@@ -217,6 +240,8 @@ export function finishToolResult(
 ): CallToolResult | Promise<CallToolResult> {
   let result: CallToolResult;
   if (typeof returned === 'string') {
+    // Text exists in every revision and needs no content check; only an output schema can object.
+    if (!tool.output) return new TextToolResult(returned) as CallToolResult;
     result = { content: [text(returned)] };
   } else if (typeof returned === 'object' && returned !== null && !Array.isArray(returned)) {
     const candidate = returned as Partial<CallToolResult>;

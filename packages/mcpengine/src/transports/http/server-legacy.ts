@@ -195,17 +195,24 @@ export class LegacyEndpoint {
     for (const out of immediate) exchange.respond(out);
     for (const message of requests) {
       session.running++;
-      core
-        .handleLegacy(session.legacy, message, { outbox: exchange.outbox, auth, transport })
-        .then(
-          (out) => exchange.respond(out),
-          (error: unknown) =>
-            exchange.respond(core.errorResponse(message.id, error, session.legacy.revision, message.method)),
-        )
-        .finally(() => {
-          session.running--;
-          session.touch();
-        });
+      const done = (out: ResponseOut | null): void => {
+        session.running--;
+        session.touch();
+        exchange.respond(out);
+      };
+      let out: ResponseOut | null | Promise<ResponseOut | null>;
+      try {
+        out = core.handleLegacy(session.legacy, message, { outbox: exchange.outbox, auth, transport });
+      } catch (error) {
+        out = core.errorResponse(message.id, error, session.legacy.revision, message.method);
+      }
+      if (out instanceof Promise) {
+        out.then(done, (error: unknown) =>
+          done(core.errorResponse(message.id, error, session.legacy.revision, message.method)),
+        );
+      } else {
+        done(out);
+      }
     }
     return exchange.response;
   }

@@ -94,6 +94,17 @@ describe('LineDecoder', () => {
     ]);
   });
 
+  it('measures the limit in UTF-8 bytes, not characters, for lines within one chunk', () => {
+    const fits = '"éééé"'; // 6 characters, 10 bytes
+    const over = '"ééééééééé"'; // 11 characters, 20 bytes
+    expect(decode([bytes(`${fits}\n${over}\r\n${fits}\n`)], { maxMessageBytes: 16 })).toEqual([
+      fits,
+      { kind: 'too-large', limit: 16, size: 20 },
+      fits,
+    ]);
+    expect(decode([bytes(`${'é'.repeat(8)}\n`)], { maxMessageBytes: 16 })).toEqual(['é'.repeat(8)]);
+  });
+
   it('holds at most about one limit of an oversized line in memory', () => {
     const limit = 1024;
     const events: Event[] = [];

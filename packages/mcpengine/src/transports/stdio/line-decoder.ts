@@ -1,3 +1,4 @@
+import { isAscii, isUtf8 } from 'node:buffer';
 import type { InboundProblem } from '../transport.js';
 
 /** Default cap on one inbound message, in bytes of UTF-8 (excluding the line ending). */
@@ -27,6 +28,15 @@ function isBlank(bytes: Buffer, length: number): boolean {
   return true;
 }
 
+/** Only JSON whitespace counts. A message starts with `{` or `[`, so the loop almost never runs past one char. */
+function isBlankText(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09 && c !== CR) return false;
+  }
+  return true;
+}
+
 function toBuffer(chunk: Uint8Array | string): Buffer {
   if (typeof chunk === 'string') return Buffer.from(chunk, 'utf8');
   return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
@@ -35,10 +45,13 @@ function toBuffer(chunk: Uint8Array | string): Buffer {
 /**
  * Splits a byte stream into newline-delimited messages (`\n` or `\r\n`).
  *
- * Chunks are scanned with `indexOf` (memchr speed); a line that spans chunks is kept as a list of views and
- * concatenated once, and a line within one chunk is decoded in place without copying. Decoding happens per
- * complete line, so a multi-byte character split across chunks is never an error. A line over the limit is
- * dropped as it streams in, only its length being counted, so memory stays bounded by the limit.
+ * The complete lines of a chunk are checked and decoded together: one `isAscii`/`isUtf8` scan (SIMD) and one
+ * string for the whole run of lines, which is then split on `\n`. A pipe read under load carries dozens of
+ * requests, and per-line views and decoder calls cost more than the scan itself. A run that is not valid UTF-8
+ * is decoded line by line, so that only the bad line is reported. A line that spans chunks is kept as a list of
+ * views and concatenated once; a multi-byte character split across chunks is therefore never an error. A line
+ * over the limit is dropped as it streams in, only its length being counted, so memory stays bounded by the
+ * limit (plus the chunk being read).
  *
  * The sink must not throw: an exception propagates out of `write` and loses the rest of that chunk.
  */
@@ -66,15 +79,57 @@ export class LineDecoder {
 
   write(chunk: Uint8Array | string): void {
     const bytes = toBuffer(chunk);
+    if (bytes.length === 0) return;
     let start = 0;
-    while (start < bytes.length) {
-      const newline = bytes.indexOf(LF, start);
+    if (this.#pendingBytes > 0 || this.#discarding) {
+      // First finish the line that began in an earlier chunk.
+      const newline = bytes.indexOf(LF);
       if (newline === -1) {
-        this.#hold(bytes, start);
+        this.#hold(bytes, 0);
         return;
       }
-      this.#completeLine(bytes, start, newline);
+      this.#completeLine(bytes, 0, newline);
       start = newline + 1;
+    }
+    const last = bytes.lastIndexOf(LF);
+    if (last >= start) {
+      this.#completeRun(bytes, start, last);
+      start = last + 1;
+    }
+    if (start < bytes.length) this.#hold(bytes, start);
+  }
+
+  /** The complete lines in `bytes[start, end)`, where `end` is the last newline of the chunk. */
+  #completeRun(bytes: Buffer, start: number, end: number): void {
+    const run = bytes.subarray(start, end);
+    const ascii = isAscii(run);
+    if (!ascii && !isUtf8(run)) {
+      for (let from = start; from <= end; ) {
+        const newline = bytes.indexOf(LF, from);
+        this.#completeLine(bytes, from, newline);
+        from = newline + 1;
+      }
+      return;
+    }
+    const text = bytes.toString(ascii ? 'latin1' : 'utf8', start, end);
+    const limit = this.#limit;
+    // A UTF-16 code unit takes at most 3 bytes of UTF-8: most lines need no byte count at all.
+    const unitLimit = ascii ? limit : Math.floor(limit / 3);
+    let from = 0;
+    while (from <= text.length) {
+      let to = text.indexOf('\n', from);
+      if (to === -1) to = text.length;
+      const lineEnd = to > from && text.charCodeAt(to - 1) === CR ? to - 1 : to;
+      if (lineEnd - from > unitLimit) {
+        const size = ascii ? lineEnd - from : Buffer.byteLength(text.slice(from, lineEnd), 'utf8');
+        if (size > limit) {
+          this.#sink.invalid({ kind: 'too-large', limit, size });
+          from = to + 1;
+          continue;
+        }
+      }
+      if (!isBlankText(text, from, lineEnd)) this.#sink.line(text.slice(from, lineEnd));
+      from = to + 1;
     }
   }
 
