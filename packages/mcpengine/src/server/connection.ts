@@ -276,8 +276,8 @@ export class ServerConnection {
     if (declaresModernMeta(request.params) && this.core.modernRevisions.length > 0) {
       return this.core
         .handleModern(request, {
-        outbox: this.outbox,
-        auth: this.options.auth,
+          outbox: this.outbox,
+          auth: this.options.auth,
           track: (requestId, ctx) => {
             this.modernInflight.set(requestId, ctx);
             return () => {

@@ -3,7 +3,6 @@
  * either era, independent of the transport. Transports (stdio, in-memory, Streamable HTTP) only decide which
  * outbox a message goes to and when a request is cancelled.
  */
-import { randomUUID } from 'node:crypto';
 import { ErrorCode, ProtocolError, type ErrorObject } from '../protocol/errors.js';
 import {
   serializeError,
@@ -48,7 +47,7 @@ import {
 } from './context.js';
 import { capabilitiesFor, hasCapability, implementationFor, type ServerDefinition } from './definition.js';
 import type { CacheHint } from './features/resources.js';
-import { checkInputResponse, InputRound, readInputResponses, requireCapability } from './input.js';
+import { InputRound, readInputResponses } from './input.js';
 import { LegacySession } from './legacy-session.js';
 import { RawResult } from './lists.js';
 import { isPromiseLike, resultJson, TextToolResult } from './features/tools.js';

@@ -172,4 +172,3 @@ export class LegacyIO implements RequestIO {
     return checkInputResponse('result', request.method, result);
   }
 }
-

@@ -193,7 +193,9 @@ async function getPrompt(call: Call): Promise<Outcome> {
 }
 
 async function listResources(call: Call): Promise<Outcome> {
-  const listing = call.definition.templates.filter((t) => t.config.list && isVisible(t.config, call.ctx.caller));
+  const listing = call.definition.templates.filter(
+    (t) => t.config.list && isVisible(t.config, call.ctx.caller),
+  );
   let dynamic: string[] | undefined;
   if (listing.length > 0) {
     dynamic = [];

@@ -104,7 +104,7 @@ export class LineDecoder {
     const run = bytes.subarray(start, end);
     const ascii = isAscii(run);
     if (!ascii && !isUtf8(run)) {
-      for (let from = start; from <= end; ) {
+      for (let from = start; from <= end;) {
         const newline = bytes.indexOf(LF, from);
         this.#completeLine(bytes, from, newline);
         from = newline + 1;
