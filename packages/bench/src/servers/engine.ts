@@ -5,7 +5,6 @@
  *   node engine.js stdio | http [--catalog]
  */
 import { McpServer } from 'mcpengine/server';
-import { serveStdio } from 'mcpengine/stdio';
 import {
   CATALOG_TOOLS,
   catalogDescription,
@@ -17,7 +16,6 @@ import {
   SERVER_INFO,
   type EchoArgs,
 } from './fixtures.js';
-import { serveEngineHttp } from './engine-http.js';
 import { installHeapProbe, serverArgs } from './probe.js';
 
 installHeapProbe();
@@ -41,5 +39,11 @@ if (catalog) {
   }
 }
 
-if (transport === 'stdio') await serveStdio(server);
-else await serveEngineHttp(server);
+// Each transport's modules are loaded only when it is used, as in a server written for that transport alone.
+if (transport === 'stdio') {
+  const { serveStdio } = await import('mcpengine/stdio');
+  await serveStdio(server);
+} else {
+  const { serveEngineHttp } = await import('./engine-http.js');
+  await serveEngineHttp(server);
+}

@@ -5,10 +5,9 @@
  *   required; nothing else allowed), answering one text block;
  * - the catalogue: 53 tools of 25 described fields each, for `tools/list`.
  *
- * JSON Schema for MCPEngine, zod (the schema library both official SDKs document) for the peers.
+ * JSON Schema for MCPEngine; the zod forms for the official SDKs are in `fixtures-zod.ts`, so that only the servers
+ * that use zod load it.
  */
-import { z } from 'zod';
-
 export const SERVER_INFO = { name: 'bench-server', version: '1.0.0' } as const;
 
 export const ECHO_DESCRIPTION = 'Echoes its three validated arguments';
@@ -23,15 +22,6 @@ export const ECHO_INPUT_SCHEMA = {
   required: ['a', 'b'],
   additionalProperties: false,
 } as const;
-
-export const echoZodSchema = () =>
-  z
-    .object({
-      a: z.string(),
-      b: z.number().int().min(0),
-      c: z.boolean().optional(),
-    })
-    .strict();
 
 export interface EchoArgs {
   a: string;
@@ -50,9 +40,9 @@ export const CATALOG_FIELDS = 25;
 
 type FieldKind = 'string' | 'integer' | 'number' | 'boolean' | 'enum' | 'array';
 const KINDS: readonly FieldKind[] = ['string', 'integer', 'number', 'boolean', 'enum', 'array'];
-const CHOICES = ['low', 'medium', 'high', 'critical'] as const;
+export const CHOICES = ['low', 'medium', 'high', 'critical'] as const;
 
-interface Field {
+export interface Field {
   name: string;
   kind: FieldKind;
   description: string;
@@ -61,7 +51,7 @@ interface Field {
 
 export const catalogToolName = (index: number): string => `catalog_tool_${String(index).padStart(2, '0')}`;
 
-function fieldsOf(tool: number): Field[] {
+export function fieldsOf(tool: number): Field[] {
   const fields: Field[] = [];
   for (let i = 0; i < CATALOG_FIELDS; i++) {
     const kind = KINDS[(i + tool) % KINDS.length]!;
@@ -104,36 +94,4 @@ export function catalogJsonSchema(tool: number): Record<string, unknown> {
     required: fields.filter((f) => f.required).map((f) => f.name),
     additionalProperties: false,
   };
-}
-
-function zodOf(field: Field): z.ZodType {
-  let schema: z.ZodType;
-  switch (field.kind) {
-    case 'string':
-      schema = z.string().max(200);
-      break;
-    case 'integer':
-      schema = z.number().int().min(0).max(1000);
-      break;
-    case 'number':
-      schema = z.number();
-      break;
-    case 'boolean':
-      schema = z.boolean();
-      break;
-    case 'enum':
-      schema = z.enum(CHOICES);
-      break;
-    case 'array':
-      schema = z.array(z.string()).max(10);
-      break;
-  }
-  schema = schema.describe(field.description);
-  return field.required ? schema : schema.optional();
-}
-
-/** The same schema as a zod object, for the official SDKs. */
-export function catalogZodSchema(tool: number): z.ZodObject {
-  const fields = fieldsOf(tool);
-  return z.object(Object.fromEntries(fields.map((f) => [f.name, zodOf(f)]))).strict();
 }

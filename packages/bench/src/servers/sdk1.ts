@@ -8,20 +8,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import {
   CATALOG_TOOLS,
   catalogDescription,
   catalogToolName,
-  catalogZodSchema,
   ECHO_DESCRIPTION,
   echoText,
-  echoZodSchema,
   SERVER_INFO,
 } from './fixtures.js';
-import { listen, readBody } from './http-util.js';
+import { catalogZodSchema, echoZodSchema } from './fixtures-zod.js';
 import { installHeapProbe, serverArgs } from './probe.js';
 
 installHeapProbe();
@@ -47,10 +42,16 @@ function createServer(): McpServer {
   return server;
 }
 
+// Each transport's modules are loaded only when it is used, as in a server written for that transport alone.
 if (transport === 'stdio') {
+  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
   await createServer().connect(new StdioServerTransport());
 } else {
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const { StreamableHTTPServerTransport } =
+    await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
+  const { isInitializeRequest } = await import('@modelcontextprotocol/sdk/types.js');
+  const { listen, readBody } = await import('./http-util.js');
+  const sessions = new Map<string, InstanceType<typeof StreamableHTTPServerTransport>>();
   await listen(async (req, res) => {
     if (req.method !== 'POST') {
       const sessionId = req.headers['mcp-session-id'];

@@ -8,19 +8,15 @@
  *   node sdk2.js stdio | http [--catalog]
  */
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import {
   CATALOG_TOOLS,
   catalogDescription,
   catalogToolName,
-  catalogZodSchema,
   ECHO_DESCRIPTION,
   echoText,
-  echoZodSchema,
   SERVER_INFO,
 } from './fixtures.js';
-import { listen } from './http-util.js';
-import { nodeAdapterFor } from './sdk2-node.js';
+import { catalogZodSchema, echoZodSchema } from './fixtures-zod.js';
 import { installHeapProbe, serverArgs } from './probe.js';
 
 installHeapProbe();
@@ -46,9 +42,13 @@ function createServer(): McpServer {
   return server;
 }
 
+// Each transport's modules are loaded only when it is used, as in a server written for that transport alone.
 if (transport === 'stdio') {
+  const { serveStdio } = await import('@modelcontextprotocol/server/stdio');
   serveStdio(createServer);
 } else {
+  const { listen } = await import('./http-util.js');
+  const { nodeAdapterFor } = await import('./sdk2-node.js');
   const handler = createMcpHandler(createServer);
   const { toNodeHandler, source } = await nodeAdapterFor();
   process.stderr.write(`sdk2: node adapter from ${source}\n`);

@@ -48,8 +48,6 @@ export type ParsedInbound =
   | { kind: 'batch'; items: InboundMessage[] }
   | { kind: 'unparseable'; error: ErrorObject };
 
-const hasOwn = Object.prototype.hasOwnProperty;
-
 export function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value));
 }
@@ -83,10 +81,15 @@ function invalid(
   return { kind: 'invalid', id, error: { code, message }, answerable: true };
 }
 
-/** Classifies one decoded JSON value as a request, notification, response, or an invalid envelope. */
+/**
+ * Classifies one decoded JSON value as a request, notification, response, or an invalid envelope.
+ *
+ * The value comes from `JSON.parse`, which never produces `undefined`: a member is present exactly when it is not
+ * `undefined`, so no `hasOwnProperty` call is needed on this path (it runs for every message).
+ */
 export function classifyMessage(value: unknown): InboundMessage {
   if (!isPlainObject(value)) return invalid(null, 'Invalid Request: a JSON-RPC message must be an object');
-  const hasId = hasOwn.call(value, 'id');
+  const hasId = value.id !== undefined;
   const id = value.id;
   const readableId = hasId && isRequestId(id) ? id : null;
 
@@ -94,12 +97,12 @@ export function classifyMessage(value: unknown): InboundMessage {
     return invalid(readableId, 'Invalid Request: "jsonrpc" must be exactly "2.0"');
   }
 
-  if (hasOwn.call(value, 'method')) {
+  if (value.method !== undefined) {
     const method = value.method;
     if (typeof method !== 'string' || method.length === 0) {
       return invalid(readableId, 'Invalid Request: "method" must be a non-empty string');
     }
-    if (hasOwn.call(value, 'result') || hasOwn.call(value, 'error')) {
+    if (value.result !== undefined || value.error !== undefined) {
       return invalid(readableId, 'Invalid Request: a request must not carry "result" or "error"');
     }
     if (hasId && readableId === null) {
@@ -118,8 +121,8 @@ export function classifyMessage(value: unknown): InboundMessage {
   }
 
   // No method: this must be a response. A malformed response is never answered (answering could loop).
-  const hasResult = hasOwn.call(value, 'result');
-  const hasError = hasOwn.call(value, 'error');
+  const hasResult = value.result !== undefined;
+  const hasError = value.error !== undefined;
   if (hasResult === hasError) {
     return {
       ...invalid(
@@ -146,7 +149,12 @@ export function classifyMessage(value: unknown): InboundMessage {
 
 /** Serialization. Results may arrive pre-serialized (list pages), so every writer takes JSON text. */
 export function serializeResult(id: RequestId, resultJson: string): string {
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson}}`;
+  return `{"jsonrpc":"2.0","id":${idJson(id)},"result":${resultJson}}`;
+}
+
+/** An id as JSON: integers (the usual ids) need no generic stringify. */
+function idJson(id: RequestId | null): string {
+  return typeof id === 'number' ? `${id}` : JSON.stringify(id);
 }
 
 /**
@@ -154,11 +162,11 @@ export function serializeResult(id: RequestId, resultJson: string): string {
  * transport writes without building (and encoding) the whole text when the result is large and cached.
  */
 export function serializeResultParts(id: RequestId, resultBytes: Uint8Array): (string | Uint8Array)[] {
-  return [`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`, resultBytes, '}'];
+  return [`{"jsonrpc":"2.0","id":${idJson(id)},"result":`, resultBytes, '}'];
 }
 
 export function serializeError(id: RequestId | null, error: ErrorObject): string {
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":${JSON.stringify(error)}}`;
+  return `{"jsonrpc":"2.0","id":${idJson(id)},"error":${JSON.stringify(error)}}`;
 }
 
 export function serializeNotification(method: string, params?: JsonObject): string {

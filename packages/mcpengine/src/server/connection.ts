@@ -247,7 +247,8 @@ export class ServerConnection {
 
   /** A request has been answered (or dropped): wake `drain()` waiters when none is left. */
   private settled(): void {
-    if (--this.pending === 0) for (const wake of this.idleWaiters.splice(0)) wake();
+    if (--this.pending === 0 && this.idleWaiters.length > 0)
+      for (const wake of this.idleWaiters.splice(0)) wake();
   }
 
   private notification(method: string, params: JsonObject): void {
@@ -266,14 +267,20 @@ export class ServerConnection {
   /** The serialized answer to one request: synchronous when the core answers synchronously (legacy era). */
   private request(request: JsonRpcRequest): string | null | Promise<string | null> {
     const id = request.id;
-    if (this.modernInflight.has(id) || this.session?.inflight.has(id)) {
+    // A server configured without modern revisions behaves like a legacy server: no modern path at all.
+    const modern = declaresModernMeta(request.params) && this.core.modernRevisions.length > 0;
+    // Ids must be unique among the requests in flight on this stream, whatever their era. (The core checks a
+    // legacy request against its own session.)
+    if (
+      (this.modernInflight.size > 0 && this.modernInflight.has(id)) ||
+      (modern && this.session?.inflight.has(id))
+    ) {
       return serializeError(id, {
         code: ErrorCode.InvalidRequest,
         message: `Invalid Request: request id ${JSON.stringify(id)} is already in use`,
       });
     }
-    // A server configured without modern revisions behaves like a legacy server: no modern path at all.
-    if (declaresModernMeta(request.params) && this.core.modernRevisions.length > 0) {
+    if (modern) {
       return this.core
         .handleModern(request, {
           outbox: this.outbox,

@@ -331,6 +331,19 @@ export class ServerCore {
     return rule;
   }
 
+  /**
+   * `ruleFor` for a legacy session, remembered per session: its revision and capabilities are fixed at
+   * `initialize`, so each method is looked up once per session, not once per request.
+   */
+  private legacyRuleFor(session: LegacySession, method: string): ClientMethodRule {
+    let rule = session.methodRules.get(method);
+    if (rule === undefined) {
+      rule = this.ruleFor(session.revision, method, session.capabilities);
+      session.methodRules.set(method, rule);
+    }
+    return rule;
+  }
+
   /** Runs the method's handler; synchronous exceptions propagate to the caller, as rejections would. */
   private run(call: Call): Outcome | Promise<Outcome> {
     if (call.method === 'server/discover') return this.discover(call.revision);
@@ -372,6 +385,9 @@ export class ServerCore {
 
   /** One settings object per definition and revision, shared by their requests (not rebuilt per request). */
   private methodSettings(revision: RevisionSpec, definition: ServerDefinition): MethodSettings {
+    // Consecutive requests nearly always share both: answer them without the two lookups.
+    const last = this.lastSettings;
+    if (last?.revision === revision && last.definition === definition) return last.settings;
     let perRevision = this.settingsCache.get(definition);
     if (!perRevision) this.settingsCache.set(definition, (perRevision = new Map()));
     let settings = perRevision.get(revision);
@@ -384,8 +400,13 @@ export class ServerCore {
       };
       perRevision.set(revision, settings);
     }
+    this.lastSettings = { revision, definition, settings };
     return settings;
   }
+
+  private lastSettings:
+    | { revision: RevisionSpec; definition: ServerDefinition; settings: MethodSettings }
+    | undefined;
 
   private readonly settingsCache = new WeakMap<ServerDefinition, Map<RevisionSpec, MethodSettings>>();
 
@@ -563,8 +584,6 @@ export class ServerCore {
   ): ResponseOut | null | Promise<ResponseOut | null> {
     const revision = session.revision;
     let ctx: RequestContext | undefined;
-    let untrack: (() => void) | undefined;
-    let settlesLater = false;
     try {
       if (request.method === 'initialize') {
         throw ProtocolError.invalidRequest('Invalid Request: the session is already initialized');
@@ -574,7 +593,7 @@ export class ServerCore {
           `Invalid Request: request id ${JSON.stringify(request.id)} is already in use`,
         );
       }
-      this.ruleFor(revision, request.method, session.capabilities);
+      this.legacyRuleFor(session, request.method);
       const definition = this.definition;
       const params = request.params ?? {};
       const io = session.ioFor(env.outbox, this.settings.inputTimeoutMs);
@@ -603,32 +622,37 @@ export class ServerCore {
         legacy: io,
       };
       const outcome = this.run(call);
-      if (!isPromiseLike(outcome)) return this.legacyResponse(request.id, ctx, outcome);
-      // Only a request still running can be cancelled or collide with a reused id: track it from here on.
-      session.inflight.set(request.id, ctx);
-      untrack = env.track?.(request.id, ctx);
-      settlesLater = true;
-      return this.settleLegacy(session, request, ctx, untrack, outcome);
+      if (isPromiseLike(outcome)) return this.settleLegacy(session, request, ctx, env, outcome);
+      const response = this.legacyResponse(request.id, ctx, outcome);
+      ctx._finish();
+      return response;
     } catch (error) {
+      // Thrown before the handler ran, by it (synchronously), or while serializing its result.
+      ctx?._finish();
       return this.legacyFailure(request, ctx, error, revision);
-    } finally {
-      if (!settlesLater) endLegacyRequest(session, request.id, ctx, untrack);
     }
   }
 
+  /** The rest of a request whose handler returned a promise. */
   private async settleLegacy(
     session: LegacySession,
     request: JsonRpcRequest,
     ctx: RequestContext,
-    untrack: (() => void) | undefined,
+    env: RequestEnv,
     outcome: PromiseLike<Outcome>,
   ): Promise<ResponseOut | null> {
+    let untrack: (() => void) | undefined;
     try {
+      // Only a request still running can be cancelled or collide with a reused id: track it from here on.
+      session.inflight.set(request.id, ctx);
+      untrack = env.track?.(request.id, ctx);
       return this.legacyResponse(request.id, ctx, await outcome);
     } catch (error) {
       return this.legacyFailure(request, ctx, error, session.revision);
     } finally {
-      endLegacyRequest(session, request.id, ctx, untrack);
+      ctx._finish();
+      if (session.inflight.get(request.id) === ctx) session.inflight.delete(request.id);
+      untrack?.();
     }
   }
 
@@ -750,18 +774,4 @@ class ModernIO implements RequestIO {
       return Promise.reject(error);
     }
   }
-}
-
-/** A legacy request is over: later progress and logs are dropped, and its id may be reused. */
-function endLegacyRequest(
-  session: LegacySession,
-  id: RequestId,
-  ctx: RequestContext | undefined,
-  untrack: (() => void) | undefined,
-): void {
-  if (ctx) {
-    ctx._finish();
-    if (session.inflight.get(id) === ctx) session.inflight.delete(id);
-  }
-  untrack?.();
 }

@@ -4,7 +4,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { serializeNotification } from '../protocol/jsonrpc.js';
-import type { RevisionSpec } from '../protocol/revisions.js';
+import type { ClientMethodRule, RevisionSpec } from '../protocol/revisions.js';
 import type {
   InputRequest,
   InputResponse,
@@ -32,7 +32,9 @@ export class LegacySession implements LegacySubscriber {
   readonly resourceSubscriptions = new Set<string>();
   /** Server→client requests (sampling, elicitation, roots, ping) awaiting answers. */
   readonly outgoing = new OutgoingRequests();
-  /** Client requests being served, for cancellation. */
+  /** The rule of each method this session has called (revision and capabilities are fixed for its lifetime). */
+  readonly methodRules = new Map<string, ClientMethodRule>();
+  /** Client requests still running after their handler returned (asynchronous ones), for cancellation. */
   readonly inflight = new Map<RequestId, RequestContext>();
   /** Where unrelated notifications and requests go (stdout, or the HTTP standalone stream). */
   defaultOutbox: Outbox;

@@ -213,7 +213,8 @@ function checkedArguments(
  * most common tool result. It is a class so that the shape is known: a spread copy is a plain object again.
  */
 export class TextToolResult {
-  readonly content: [TextContent];
+  // `declare`d and assigned (see RequestContext): one is made per call.
+  declare readonly content: [TextContent];
 
   constructor(value: string) {
     this.content = [text(value)];
