@@ -405,8 +405,7 @@ export class ServerCore {
   }
 
   private lastSettings:
-    | { revision: RevisionSpec; definition: ServerDefinition; settings: MethodSettings }
-    | undefined;
+    { revision: RevisionSpec; definition: ServerDefinition; settings: MethodSettings } | undefined;
 
   private readonly settingsCache = new WeakMap<ServerDefinition, Map<RevisionSpec, MethodSettings>>();
 
