@@ -1,7 +1,7 @@
 import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NodeRequest, nodeBodyReader } from './node-request.js';
+import { NodeRequest, nodeBodyReader, onRequestAbort } from './node-request.js';
 
 /** Sends one request to a throwaway server and hands the IncomingMessage to `use` (the response waits for it). */
 async function withIncoming(
@@ -50,16 +50,15 @@ describe('NodeRequest', () => {
         body: '{}',
       },
       async (req) => {
-        const signal = new AbortController().signal;
         const request = new NodeRequest(
           req,
           new URL(req.url!, `http://${req.headers.host}`),
-          signal,
         ) as unknown as Request;
         expect(request).toBeInstanceOf(Request);
         expect(request.method).toBe('POST');
         expect(request.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp\?x=1$/);
-        expect(request.signal).toBe(signal);
+        expect(request.signal.aborted).toBe(false);
+        expect(request.signal).toBe(request.signal);
         // Duplicates are joined the way Headers.append joins them.
         expect(request.headers.get('x-twice')).toBe('a, b');
         expect(request.headers.get('X-TWICE')).toBe('a, b');
@@ -82,11 +81,7 @@ describe('NodeRequest', () => {
     await withIncoming(
       { method: 'POST', headers: [['content-type', 'application/json']], body: '{"hello":"world"}' },
       async (req) => {
-        const request = new NodeRequest(
-          req,
-          new URL('http://localhost/mcp'),
-          new AbortController().signal,
-        ) as unknown as Request;
+        const request = new NodeRequest(req, new URL('http://localhost/mcp')) as unknown as Request;
         expect(await request.json()).toEqual({ hello: 'world' });
         expect(request.bodyUsed).toBe(true);
         // Once the real Request exists, the body is read through it.
@@ -98,11 +93,7 @@ describe('NodeRequest', () => {
 
   it('stops reading when cancelled, settling as done', async () => {
     await withIncoming({ method: 'POST', headers: [], body: 'x'.repeat(100_000) }, async (req) => {
-      const request = new NodeRequest(
-        req,
-        new URL('http://localhost/mcp'),
-        new AbortController().signal,
-      ) as unknown as Request;
+      const request = new NodeRequest(req, new URL('http://localhost/mcp')) as unknown as Request;
       const reader = nodeBodyReader(request)!;
       expect((await reader.read()).done).toBe(false);
       await reader.cancel();
@@ -113,14 +104,40 @@ describe('NodeRequest', () => {
 
   it('has no body for GET', async () => {
     await withIncoming({ method: 'GET', headers: [] }, async (req) => {
-      const request = new NodeRequest(
-        req,
-        new URL('http://localhost/mcp'),
-        new AbortController().signal,
-      ) as unknown as Request;
+      const request = new NodeRequest(req, new URL('http://localhost/mcp')) as unknown as Request;
       expect(nodeBodyReader(request)).toBeNull();
       expect(request.body).toBeNull();
     });
+  });
+
+  it('aborts its signal and its listeners once, whenever they were asked for', async () => {
+    await withIncoming({ method: 'GET', headers: [] }, async (req) => {
+      const node = new NodeRequest(req, new URL('http://localhost/mcp'));
+      const request = node as unknown as Request;
+      const calls: string[] = [];
+      onRequestAbort(request, () => calls.push('before'));
+      const early = request.signal;
+      NodeRequest.abort(node);
+      NodeRequest.abort(node);
+      expect(early.aborted).toBe(true);
+      onRequestAbort(request, () => calls.push('after'));
+      expect(calls).toEqual(['before', 'after']);
+      // A signal asked for only after the abort is born aborted.
+      const late = new NodeRequest(req, new URL('http://localhost/mcp'));
+      NodeRequest.abort(late);
+      expect((late as unknown as Request).signal.aborted).toBe(true);
+    });
+  });
+
+  it('follows the signal of a plain Request', () => {
+    const controller = new AbortController();
+    const request = new Request('http://localhost/', { signal: controller.signal });
+    const calls: number[] = [];
+    onRequestAbort(request, () => calls.push(1));
+    controller.abort();
+    controller.abort();
+    onRequestAbort(request, () => calls.push(2));
+    expect(calls).toEqual([1, 2]);
   });
 
   it('is not mistaken for a Node request when it is a plain Request', () => {

@@ -164,22 +164,52 @@ export class NodeRequest {
   readonly method: string;
   readonly url: string;
   readonly headers: Headers;
-  readonly signal: AbortSignal;
   readonly #req: IncomingMessage;
   readonly #hasBody: boolean;
   #bodyTaken = false;
   #real: Request | undefined;
+  /**
+   * The abort state, kept without an `AbortSignal` until someone asks for `signal`: creating one and listening
+   * to it costs several microseconds, more than a whole small MCP exchange, and the engine only needs a callback.
+   */
+  #aborted = false;
+  #controller: AbortController | undefined;
+  #onAbort: (() => void)[] | undefined;
 
   readonly [NODE_URL]: URL;
 
-  constructor(req: IncomingMessage, url: URL, signal: AbortSignal) {
+  constructor(req: IncomingMessage, url: URL) {
     this.#req = req;
     this.method = req.method ?? 'GET';
     this.url = url.href;
     this[NODE_URL] = url;
     this.headers = new NodeHeaders(req.rawHeaders) as unknown as Headers;
-    this.signal = signal;
     this.#hasBody = this.method !== 'GET' && this.method !== 'HEAD';
+  }
+
+  /** Aborted when the client goes away before the response is complete. */
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort();
+    }
+    return this.#controller.signal;
+  }
+
+  /** The client went away: fires `signal` and the listeners of `onRequestAbort`, once. */
+  static abort(request: NodeRequest): void {
+    if (request.#aborted) return;
+    request.#aborted = true;
+    request.#controller?.abort();
+    const listeners = request.#onAbort;
+    request.#onAbort = undefined;
+    if (listeners) for (const listener of listeners) listener();
+  }
+
+  /** Calls `listener` once the request is aborted (at once if it already is). */
+  static onAbort(request: NodeRequest, listener: () => void): void {
+    if (request.#aborted) listener();
+    else (request.#onAbort ??= []).push(listener);
   }
 
   /** The Node stream as a body reader, once, unless the real `Request` (and so the body) exists already. */
@@ -241,6 +271,17 @@ export function delegateTo<T extends object>(
     }
   }
   Object.setPrototypeOf(target, proto);
+}
+
+/** Calls `listener` once `request` is aborted (the client went away), without an `AbortSignal` when it can. */
+export function onRequestAbort(request: Request, listener: () => void): void {
+  if (request instanceof NodeRequest) {
+    NodeRequest.onAbort(request, listener);
+    return;
+  }
+  const signal = request.signal;
+  if (signal.aborted) listener();
+  else signal.addEventListener('abort', listener, { once: true });
 }
 
 /** Whether `request` was built by `toNodeHandler` (its answers can then be light, see node-reply.ts). */

@@ -46,13 +46,7 @@ async function serve(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const aborter = new AbortController();
-  // The client went away before the response was complete: the request is aborted (its streams cancelled).
-  res.on('close', () => {
-    if (!res.writableFinished) aborter.abort();
-  });
-
-  let request: Request;
+  let request: NodeRequest;
   try {
     const url = new URL(req.url ?? '/', `http://${rawHost(req) ?? 'localhost'}`);
     // What `new Request` would refuse. Raw headers keep duplicates visible (joined with ", "), so a repeated
@@ -60,13 +54,17 @@ async function serve(
     if (url.username !== '' || url.password !== '' || UNSUPPORTED_METHODS.has(req.method ?? 'GET')) {
       throw new TypeError('not a valid Request');
     }
-    request = new NodeRequest(req, url, aborter.signal) as unknown as Request;
+    request = new NodeRequest(req, url);
   } catch {
     res.writeHead(400, { 'content-type': 'text/plain', connection: 'close' }).end('Bad Request');
     return;
   }
+  // The client went away before the response was complete: the request is aborted (its streams cancelled).
+  res.on('close', () => {
+    if (!res.writableFinished) NodeRequest.abort(request);
+  });
 
-  const response = await handler(request);
+  const response = await handler(request as unknown as Request);
   const reply = jsonReplyOf(response);
   if (reply !== undefined) {
     // A light JSON answer (node-reply.ts): its text goes out as is, with its length; a large cached result in

@@ -12,6 +12,7 @@ import type { Outbox } from '../../rpc/outbox.js';
 import type { ResponseStream } from './session-stream.js';
 import { SSE_HEADERS, type SseConnection } from './sse-writer.js';
 import { jsonAnswer } from './node-reply.js';
+import { onRequestAbort } from './node-request.js';
 
 const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json' });
 
@@ -48,9 +49,10 @@ export class Exchange {
   private resolve!: (response: Response) => void;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
+  /** `request`: the HTTP request carrying the exchange; the exchange is gone when it is aborted. */
   constructor(
     private readonly options: ExchangeOptions,
-    signal: AbortSignal,
+    request: Request,
   ) {
     this.remaining = options.expected;
     this.response = new Promise((resolve) => (this.resolve = resolve));
@@ -59,8 +61,7 @@ export class Exchange {
       this.timer = setTimeout(() => this.switchToStream(), Math.max(0, options.streamAfterMs));
       this.timer.unref?.();
     }
-    if (signal.aborted) this.gone();
-    else signal.addEventListener('abort', () => this.gone(), { once: true });
+    onRequestAbort(request, () => this.gone());
   }
 
   get isStreaming(): boolean {

@@ -187,7 +187,7 @@ export class LegacyEndpoint {
           session.touch();
         },
       },
-      request.signal,
+      request,
     );
     const transport: RequestTransport = {
       closeSseStream: (closeOptions) => exchange.closeConnection(closeOptions?.retryMs ?? options.retryMs),

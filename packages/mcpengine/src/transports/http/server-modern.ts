@@ -96,7 +96,7 @@ export class ModernEndpoint {
         },
         onClosed: () => {},
       },
-      request.signal,
+      request,
     );
     this.inflight++;
     core
