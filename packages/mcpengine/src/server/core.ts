@@ -224,7 +224,9 @@ export class ServerCore {
       const definition = this.definition;
 
       let round: InputRound | undefined;
-      let onPending: () => void = () => {};
+      // Set when the handler asks the client for input: the request then answers input_required.
+      let asked = false;
+      let onPending: () => void = () => (asked = true);
       let binding: (() => { digest: string; principal: string }) | undefined;
       let state: JsonObject | undefined;
       if (rule.inputRequired) {
@@ -277,14 +279,17 @@ export class ServerCore {
       }
 
       let outcome: Outcome | typeof PENDING_INPUT;
-      // Armed before the handler runs: a handler may ask synchronously (a prompt's `get` does).
-      const pending = new Promise<typeof PENDING_INPUT>((resolve) => {
-        // Let every ask made in the same turn (e.g. Promise.all) register before answering.
-        onPending = () => setImmediate(() => resolve(PENDING_INPUT));
-      });
       const running = this.run(call);
-      if (round && isPromiseLike(running)) {
+      if (!isPromiseLike(running)) {
+        // Answered at once: a synchronous answer wins over any input the handler asked for meanwhile.
+        outcome = running;
+      } else if (round) {
         running.then(undefined, () => {});
+        // Let every ask made in the same turn (e.g. Promise.all) register before answering input_required.
+        const pending = new Promise<typeof PENDING_INPUT>((resolve) => {
+          onPending = () => setImmediate(() => resolve(PENDING_INPUT));
+          if (asked) onPending();
+        });
         outcome = await Promise.race([running, pending]);
       } else {
         outcome = await running;
