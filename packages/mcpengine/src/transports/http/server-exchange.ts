@@ -21,8 +21,11 @@ export interface ExchangeOptions {
   readonly expected: number;
   /** Answer a JSON array (a 2025-03-26 batch) rather than one object. */
   readonly batch: boolean;
-  /** The stream that carries the answer once it switches to SSE. */
-  readonly stream: ResponseStream;
+  /**
+   * Makes the stream that carries the answer once it switches to SSE. Called at most once, and only then: most
+   * exchanges answer JSON and never need one.
+   */
+  openStream(): ResponseStream;
   /** Opens the SSE connection (registered for keep-alives by the caller). */
   connect(): SseConnection;
   readonly retryMs: number;
@@ -48,6 +51,7 @@ export class Exchange {
   private readonly buffered: ResponseOut[] = [];
   private resolve!: (response: Response) => void;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private madeStream: ResponseStream | undefined;
 
   /** `request`: the HTTP request carrying the exchange; the exchange is gone when it is aborted. */
   constructor(
@@ -64,6 +68,10 @@ export class Exchange {
     onRequestAbort(request, () => this.gone());
   }
 
+  private get stream(): ResponseStream {
+    return (this.madeStream ??= this.options.openStream());
+  }
+
   get isStreaming(): boolean {
     return this.decided === 'sse';
   }
@@ -74,7 +82,7 @@ export class Exchange {
       if (this.clientGone) return false;
       this.switchToStream();
     }
-    return this.decided === 'sse' ? this.options.stream.send(message) : false;
+    return this.decided === 'sse' ? this.stream.send(message) : false;
   }
 
   /** One final response (or null: the request was cancelled and gets no response). */
@@ -82,8 +90,8 @@ export class Exchange {
     if (this.remaining <= 0) return;
     this.remaining--;
     if (this.decided === 'sse') {
-      if (out) this.options.stream.send(out.json);
-      if (this.remaining === 0) this.options.stream.end();
+      if (out) this.stream.send(out.json);
+      if (this.remaining === 0) this.stream.end();
       return;
     }
     if (out) this.buffered.push(out);
@@ -92,16 +100,16 @@ export class Exchange {
 
   /** SEP-1699 polling: closes the connection, keeping the stream open for a reconnect. */
   closeConnection(retryMs?: number): boolean {
-    if (!this.options.stream.resumable || this.remaining === 0 || this.clientGone) return false;
+    if (this.remaining === 0 || this.clientGone || !this.stream.resumable) return false;
     if (this.decided === 'pending') this.switchToStream();
-    return this.decided === 'sse' && this.options.stream.detach(retryMs);
+    return this.decided === 'sse' && this.stream.detach(retryMs);
   }
 
   private answerJson(): void {
     this.clearTimer();
     this.decided = 'json';
-    // The stream was never used; ending it releases it from its session.
-    this.options.stream.end();
+    // The stream was never used; ending it (if it was made) releases it from its session.
+    this.madeStream?.end();
     if (this.clientGone) return;
     const out = this.buffered;
     let response: Response;
@@ -127,9 +135,9 @@ export class Exchange {
       if (reason !== 'closed') this.gone();
       this.closed();
     });
-    this.options.stream.open(connection, this.options.retryMs);
+    this.stream.open(connection, this.options.retryMs);
     this.resolve(new Response(connection.body, { status: 200, headers: SSE_HEADERS }));
-    for (const out of this.buffered.splice(0)) this.options.stream.send(out.json);
+    for (const out of this.buffered.splice(0)) this.stream.send(out.json);
   }
 
   private gone(): void {

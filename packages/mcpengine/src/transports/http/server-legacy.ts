@@ -173,7 +173,7 @@ export class LegacyEndpoint {
       {
         expected: requests.length + immediate.length,
         batch,
-        stream: session.newStream(),
+        openStream: () => session.newStream(),
         connect: () => this.http.connection(),
         retryMs: options.retryMs,
         streamAfterMs: options.streamAfterMs,

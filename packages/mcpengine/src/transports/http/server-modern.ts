@@ -83,7 +83,7 @@ export class ModernEndpoint {
       {
         expected: 1,
         batch: false,
-        stream: new ResponseStream('m', { report: this.http.report }),
+        openStream: () => new ResponseStream('m', { report: this.http.report }),
         connect: () => this.http.connection(),
         retryMs: options.retryMs,
         streamAfterMs: options.streamAfterMs,
