@@ -14,19 +14,9 @@
  */
 import { PassThrough } from 'node:stream';
 import { performance } from 'node:perf_hooks';
-import { McpServer } from 'mcpengine/server';
 import { StdioServerTransport } from 'mcpengine/stdio';
 import type { Transport, TransportHandlers } from 'mcpengine';
-import {
-  CATALOG_TOOLS,
-  catalogDescription,
-  catalogJsonSchema,
-  catalogToolName,
-  ECHO_DESCRIPTION,
-  ECHO_INPUT_SCHEMA,
-  echoText,
-  type EchoArgs,
-} from './servers/fixtures.js';
+import { createEngineServer } from './servers/engine-server.js';
 import { CLIENT_INFO, LEGACY_REVISION, templateOf } from './workloads.js';
 import { print } from './report/print.js';
 
@@ -39,27 +29,6 @@ const option = (name: string, fallback: number) => {
 const calls = option('--calls', 200_000);
 const rounds = option('--rounds', 7);
 const inflight = option('--inflight', 64);
-
-function createServer(catalog: boolean): McpServer {
-  const server = new McpServer({ name: 'profile', version: '1.0.0' });
-  server.addTool<EchoArgs>({
-    name: 'echo',
-    description: ECHO_DESCRIPTION,
-    inputSchema: ECHO_INPUT_SCHEMA,
-    handler: (a) => echoText(a),
-  });
-  if (catalog) {
-    for (let i = 0; i < CATALOG_TOOLS; i++) {
-      server.addTool({
-        name: catalogToolName(i),
-        description: catalogDescription(i),
-        inputSchema: catalogJsonSchema(i),
-        handler: () => 'none',
-      });
-    }
-  }
-  return server;
-}
 
 /** A transport that hands lines in directly and counts what comes out. */
 class DirectTransport implements Transport {
@@ -122,7 +91,7 @@ async function runCore(
   workload: 'echo-call' | 'catalog-list',
   era: 'legacy' | 'modern',
 ): Promise<(n: number) => Promise<void>> {
-  const server = createServer(workload === 'catalog-list');
+  const server = createEngineServer(workload === 'catalog-list');
   const transport = new DirectTransport();
   await server.connect(transport);
   if (era === 'legacy') {
@@ -137,7 +106,7 @@ async function runCore(
 }
 
 async function runStdio(): Promise<(n: number) => Promise<void>> {
-  const server = createServer(false);
+  const server = createEngineServer(false);
   const input = new PassThrough();
   const output = new PassThrough();
   await server.connect(new StdioServerTransport({ input, output }));

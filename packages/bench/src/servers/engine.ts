@@ -4,40 +4,12 @@
  *
  *   node engine.js stdio | http [--catalog]
  */
-import { McpServer } from 'mcpengine/server';
-import {
-  CATALOG_TOOLS,
-  catalogDescription,
-  catalogJsonSchema,
-  catalogToolName,
-  ECHO_DESCRIPTION,
-  ECHO_INPUT_SCHEMA,
-  echoText,
-  SERVER_INFO,
-  type EchoArgs,
-} from './fixtures.js';
+import { createEngineServer } from './engine-server.js';
 import { installHeapProbe, serverArgs } from './probe.js';
 
 installHeapProbe();
 const { transport, catalog } = serverArgs(process.argv.slice(2));
-
-const server = new McpServer(SERVER_INFO);
-server.addTool<EchoArgs>({
-  name: 'echo',
-  description: ECHO_DESCRIPTION,
-  inputSchema: ECHO_INPUT_SCHEMA,
-  handler: (args) => echoText(args),
-});
-if (catalog) {
-  for (let i = 0; i < CATALOG_TOOLS; i++) {
-    server.addTool({
-      name: catalogToolName(i),
-      description: catalogDescription(i),
-      inputSchema: catalogJsonSchema(i),
-      handler: () => 'no entries',
-    });
-  }
-}
+const server = createEngineServer(catalog);
 
 // Each transport's modules are loaded only when it is used, as in a server written for that transport alone.
 if (transport === 'stdio') {
