@@ -61,15 +61,22 @@ export class Exchange {
     this.remaining = options.expected;
     this.response = new Promise((resolve) => (this.resolve = resolve));
     this.outbox = { send: (message) => this.send(message) };
-    if (Number.isFinite(options.streamAfterMs)) {
-      this.timer = setTimeout(() => this.switchToStream(), Math.max(0, options.streamAfterMs));
-      this.timer.unref?.();
-    }
     onRequestAbort(request, () => this.gone());
   }
 
   private get stream(): ResponseStream {
     return (this.madeStream ??= this.options.openStream());
+  }
+
+  /**
+   * Starts the `streamAfterMs` clock. The endpoint calls it once the requests are dispatched: an exchange that was
+   * answered meanwhile (a synchronous handler) then never makes a timer.
+   */
+  startClock(): void {
+    if (this.decided !== 'pending' || this.clientGone || this.timer !== undefined) return;
+    if (!Number.isFinite(this.options.streamAfterMs)) return;
+    this.timer = setTimeout(() => this.switchToStream(), Math.max(0, this.options.streamAfterMs));
+    this.timer.unref?.();
   }
 
   get isStreaming(): boolean {

@@ -214,6 +214,7 @@ export class LegacyEndpoint {
         done(out);
       }
     }
+    exchange.startClock();
     return exchange.response;
   }
 

@@ -119,6 +119,7 @@ export class ModernEndpoint {
           exchange.respond(core.errorResponse(message.id, error, undefined, message.method)),
       )
       .finally(() => this.inflight--);
+    exchange.startClock();
     return exchange.response;
   }
 
