@@ -48,6 +48,11 @@ export interface ToolSchema<T = unknown> {
   readonly jsonSchema: { [key: string]: unknown };
   readonly dialect: Dialect;
   validate(value: unknown): ValidationResult<T> | Promise<ValidationResult<T>>;
+  /**
+   * A synchronous yes/no check, present when validation never changes the value (a plain JSON Schema): a value
+   * it accepts is the validated value itself. Lets the hot path skip building a result; `validate` explains a no.
+   */
+  readonly accepts?: (value: unknown) => boolean;
 }
 
 export type ToolSchemaOptions = CompileOptions & {
@@ -133,7 +138,9 @@ function fromStandard<T>(schema: StandardSchemaLike<unknown, T>, options: ToolSc
   // Compiling proves the advertised schema is valid and self-contained, even when the library validates.
   const compiled = compileSchema<T>(jsonSchema, options);
   const validate = std.validate;
-  if (validate === undefined) return { jsonSchema, dialect: compiled.dialect, validate: compiled.validate };
+  if (validate === undefined) {
+    return { jsonSchema, dialect: compiled.dialect, validate: compiled.validate, accepts: compiled.is };
+  }
   const vendor = std.vendor;
   return {
     jsonSchema,
@@ -163,5 +170,5 @@ export function toToolSchema<T = unknown>(
   const validator = compileSchema<T>(input as JsonSchema, options);
   const jsonSchema =
     typeof input === 'boolean' ? (input ? {} : { not: {} }) : (input as { [key: string]: unknown });
-  return { jsonSchema, dialect: validator.dialect, validate: validator.validate };
+  return { jsonSchema, dialect: validator.dialect, validate: validator.validate, accepts: validator.is };
 }

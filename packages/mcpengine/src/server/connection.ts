@@ -281,18 +281,17 @@ export class ServerConnection {
       });
     }
     if (modern) {
-      return this.core
-        .handleModern(request, {
-          outbox: this.outbox,
-          auth: this.options.auth,
-          track: (requestId, ctx) => {
-            this.modernInflight.set(requestId, ctx);
-            return () => {
-              if (this.modernInflight.get(requestId) === ctx) this.modernInflight.delete(requestId);
-            };
-          },
-        })
-        .then(jsonOf);
+      const out = this.core.handleModern(request, {
+        outbox: this.outbox,
+        auth: this.options.auth,
+        track: (requestId, ctx) => {
+          this.modernInflight.set(requestId, ctx);
+          return () => {
+            if (this.modernInflight.get(requestId) === ctx) this.modernInflight.delete(requestId);
+          };
+        },
+      });
+      return out instanceof Promise ? out.then(jsonOf) : jsonOf(out);
     }
     if (request.method === 'initialize') {
       if (this.session) {

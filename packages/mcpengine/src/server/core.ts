@@ -118,6 +118,16 @@ function rawResponse(id: RequestId, result: RawResult): ResponseOut {
 
 const PENDING_INPUT = Symbol('pending input');
 
+/** A modern request that may ask the client for input (multi-round-trip): its round and state binding. */
+interface ModernInput {
+  round: InputRound;
+  binding: () => { digest: string; principal: string };
+  /** The handler asked for input (in the turn it was called). */
+  asked: boolean;
+  /** Called on every ask; replaced once the handler is found to be asynchronous. */
+  onAsk: () => void;
+}
+
 const SALIENT_PARAMS: Readonly<Record<string, readonly string[]>> = {
   'tools/call': ['name', 'arguments'],
   'prompts/get': ['name', 'arguments'],
@@ -211,11 +221,17 @@ export class ServerCore {
     return { revision: REVISION_SPECS[requested], meta };
   }
 
-  async handleModern(request: JsonRpcRequest, env: RequestEnv): Promise<ResponseOut | null> {
+  /**
+   * Serves one modern request. Synchronous when its handler is (the usual tools/call): a promise is made only
+   * for a handler that returns one, since every await costs an allocation and a turn per request.
+   */
+  handleModern(request: JsonRpcRequest, env: RequestEnv): ResponseOut | null | Promise<ResponseOut | null> {
     let revision: RevisionSpec | undefined;
     const params = request.params ?? {};
     let ctx: RequestContext | undefined;
     let untrack: (() => void) | undefined;
+    // Set once a promise took the request over: it then finishes the context itself.
+    let handedOff = false;
     try {
       const checked = this.modernRevisionOf(request.params);
       revision = checked.revision;
@@ -223,18 +239,14 @@ export class ServerCore {
       const rule = this.ruleFor(revision, request.method);
       const definition = this.definition;
 
-      let round: InputRound | undefined;
-      // Set when the handler asks the client for input: the request then answers input_required.
-      let asked = false;
-      let onPending: () => void = () => (asked = true);
-      let binding: (() => { digest: string; principal: string }) | undefined;
+      let input: ModernInput | undefined;
       let state: JsonObject | undefined;
       if (rule.inputRequired) {
         const responses = readInputResponses(params);
         // The digest is needed only to open or seal a requestState; most requests do neither.
         const snapshot = bindingSnapshot(pick(params, SALIENT_PARAMS[request.method] ?? []));
         let bound: { digest: string; principal: string } | undefined;
-        binding = () =>
+        const binding = () =>
           (bound ??= {
             digest: digestOfSnapshot(request.method, snapshot),
             principal: principalOf(env.auth),
@@ -245,10 +257,24 @@ export class ServerCore {
           answers = opened.answers;
           state = opened.state;
         }
-        round = new InputRound({ ...answers, ...responses }, () => onPending());
+        const asking: ModernInput = {
+          round: undefined as unknown as InputRound,
+          binding,
+          asked: false,
+          // Set when the handler asks the client for input: the request then answers input_required.
+          onAsk: () => (asking.asked = true),
+        };
+        asking.round = new InputRound({ ...answers, ...responses }, () => asking.onAsk());
+        input = asking;
       }
 
-      const io = new ModernIO(env.outbox, meta.logLevel, round, meta.clientCapabilities, request.method);
+      const io = new ModernIO(
+        env.outbox,
+        meta.logLevel,
+        input?.round,
+        meta.clientCapabilities,
+        request.method,
+      );
       ctx = new RequestContext({
         requestId: request.id,
         method: request.method,
@@ -278,47 +304,82 @@ export class ServerCore {
         (call as { listen?: ListenHooks }).listen = this.listenHooks(request.id, env.outbox, ctx);
       }
 
-      let outcome: Outcome | typeof PENDING_INPUT;
       const running = this.run(call);
-      if (!isPromiseLike(running)) {
-        // Answered at once: a synchronous answer wins over any input the handler asked for meanwhile.
-        outcome = running;
-      } else if (round) {
+      // Answered at once: a synchronous answer wins over any input the handler asked for meanwhile.
+      if (!isPromiseLike(running)) return this.modernResponse(request, ctx, running, rule, definition, input);
+      handedOff = true;
+      return this.settleModern(request, ctx, untrack, running, rule, definition, revision, input);
+    } catch (error) {
+      if (ctx?._isAborted && !(error instanceof ProtocolError)) return null;
+      return this.errorResponse(request.id, error, revision, request.method);
+    } finally {
+      if (!handedOff) {
+        ctx?._finish();
+        untrack?.();
+      }
+    }
+  }
+
+  /** The rest of a modern request whose handler returned a promise. */
+  private async settleModern(
+    request: JsonRpcRequest,
+    ctx: RequestContext,
+    untrack: (() => void) | undefined,
+    running: PromiseLike<Outcome>,
+    rule: ClientMethodRule,
+    definition: ServerDefinition,
+    revision: RevisionSpec,
+    input: ModernInput | undefined,
+  ): Promise<ResponseOut | null> {
+    try {
+      let outcome: Outcome | typeof PENDING_INPUT;
+      if (input) {
         running.then(undefined, () => {});
         // Let every ask made in the same turn (e.g. Promise.all) register before answering input_required.
         const pending = new Promise<typeof PENDING_INPUT>((resolve) => {
-          onPending = () => setImmediate(() => resolve(PENDING_INPUT));
-          if (asked) onPending();
+          input.onAsk = () => setImmediate(() => resolve(PENDING_INPUT));
+          if (input.asked) input.onAsk();
         });
         outcome = await Promise.race([running, pending]);
       } else {
         outcome = await running;
       }
-      if (ctx._isAborted && outcome !== PENDING_INPUT) return null;
-      if (outcome === null) return null;
-
-      if (outcome === PENDING_INPUT) {
-        ctx._abort(new Error('input required'));
-        const result: JsonObject = {
-          resultType: 'input_required',
-          inputRequests: round!.pending,
-          requestState: sealRequestState(
-            this.settings.secret,
-            { answers: round!.consumed, state: ctx.state },
-            { ...binding!(), ttlMs: this.settings.requestStateTtlMs },
-          ),
-        };
-        return { json: serializeResult(request.id, this.finishModern(result, rule, definition)) };
-      }
-      if (outcome instanceof RawResult) return rawResponse(request.id, outcome);
-      return { json: serializeResult(request.id, this.finishModern(outcome, rule, definition)) };
+      return this.modernResponse(request, ctx, outcome, rule, definition, input);
     } catch (error) {
-      if (ctx?._isAborted && !(error instanceof ProtocolError)) return null;
+      if (ctx._isAborted && !(error instanceof ProtocolError)) return null;
       return this.errorResponse(request.id, error, revision, request.method);
     } finally {
-      ctx?._finish();
+      ctx._finish();
       untrack?.();
     }
+  }
+
+  /** The response to a modern request, from what its handler produced (or the input it asked for). */
+  private modernResponse(
+    request: JsonRpcRequest,
+    ctx: RequestContext,
+    outcome: Outcome | typeof PENDING_INPUT,
+    rule: ClientMethodRule,
+    definition: ServerDefinition,
+    input: ModernInput | undefined,
+  ): ResponseOut | null {
+    if (ctx._isAborted && outcome !== PENDING_INPUT) return null;
+    if (outcome === null) return null;
+    if (outcome === PENDING_INPUT) {
+      ctx._abort(new Error('input required'));
+      const result: JsonObject = {
+        resultType: 'input_required',
+        inputRequests: input!.round.pending,
+        requestState: sealRequestState(
+          this.settings.secret,
+          { answers: input!.round.consumed, state: ctx.state },
+          { ...input!.binding(), ttlMs: this.settings.requestStateTtlMs },
+        ),
+      };
+      return { json: serializeResult(request.id, this.finishModern(result, rule, definition)) };
+    }
+    if (outcome instanceof RawResult) return rawResponse(request.id, outcome);
+    return { json: serializeResult(request.id, this.finishModern(outcome, rule, definition)) };
   }
 
   /** The per-request rule, or -32601 when the revision or the server's capabilities do not offer the method. */
@@ -341,11 +402,15 @@ export class ServerCore {
    * `initialize`, so each method is looked up once per session, not once per request.
    */
   private legacyRuleFor(session: LegacySession, method: string): ClientMethodRule {
+    // A client mostly repeats one method (a run of tools/call): check the last one before the map.
+    const last = session.lastRule;
+    if (last !== undefined && last.method === method) return last.rule;
     let rule = session.methodRules.get(method);
     if (rule === undefined) {
       rule = this.ruleFor(session.revision, method, session.capabilities);
       session.methodRules.set(method, rule);
     }
+    session.lastRule = { method, rule };
     return rule;
   }
 
@@ -592,7 +657,8 @@ export class ServerCore {
       if (request.method === 'initialize') {
         throw ProtocolError.invalidRequest('Invalid Request: the session is already initialized');
       }
-      if (session.inflight.has(request.id)) {
+      // Only asynchronous requests are registered: the map is empty for a client making synchronous calls.
+      if (session.inflight.size !== 0 && session.inflight.has(request.id)) {
         throw ProtocolError.invalidRequest(
           `Invalid Request: request id ${JSON.stringify(request.id)} is already in use`,
         );

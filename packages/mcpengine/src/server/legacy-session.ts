@@ -34,6 +34,8 @@ export class LegacySession implements LegacySubscriber {
   readonly outgoing = new OutgoingRequests();
   /** The rule of each method this session has called (revision and capabilities are fixed for its lifetime). */
   readonly methodRules = new Map<string, ClientMethodRule>();
+  /** The entry of `methodRules` used last. */
+  lastRule: { readonly method: string; readonly rule: ClientMethodRule } | undefined;
   /** Client requests still running after their handler returned (asynchronous ones), for cancellation. */
   readonly inflight = new Map<RequestId, RequestContext>();
   /** Where unrelated notifications and requests go (stdout, or the HTTP standalone stream). */

@@ -29,6 +29,7 @@ import { pickFields } from './features/content.js';
 import {
   finishToolResult,
   isPromiseLike,
+  toolArguments,
   toolErrorResult,
   validateToolArguments,
   type CheckedArguments,
@@ -120,17 +121,30 @@ function callTool(call: Call): Outcome | Promise<Outcome> {
   if (tool.taskSupport !== 'forbidden' || call.params.task !== undefined) {
     if (runsAsTask(tool, call)) return callToolAsTask(tool, call, call.settings.tasks!);
   }
+  // Valid arguments of a plain JSON Schema need no result object: they are passed on as they are.
+  const accepts = tool.input.accepts;
+  if (accepts !== undefined) {
+    const args = toolArguments(call.params);
+    if (accepts(args)) return invokeTool(tool, call, args);
+  }
   const checked = validateToolArguments(tool, call.params, call.revision);
   return isPromiseLike(checked)
-    ? checked.then((settled) => invokeTool(tool, call, settled))
-    : invokeTool(tool, call, checked);
+    ? checked.then((settled) => invokeChecked(tool, call, settled))
+    : invokeChecked(tool, call, checked);
 }
 
-function invokeTool(tool: CompiledTool, call: Call, checked: CheckedArguments): Outcome | Promise<Outcome> {
-  if (!checked.ok) return checked.result as unknown as JsonObject;
+function invokeChecked(
+  tool: CompiledTool,
+  call: Call,
+  checked: CheckedArguments,
+): Outcome | Promise<Outcome> {
+  return checked.ok ? invokeTool(tool, call, checked.args) : (checked.result as unknown as JsonObject);
+}
+
+function invokeTool(tool: CompiledTool, call: Call, args: unknown): Outcome | Promise<Outcome> {
   let returned: unknown;
   try {
-    returned = tool.handler(checked.args, call.ctx);
+    returned = tool.handler(args, call.ctx);
   } catch (error) {
     return toolFailure(call, error);
   }

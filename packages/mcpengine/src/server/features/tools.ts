@@ -182,14 +182,20 @@ export function validateToolArguments(
   params: JsonObject,
   revision: RevisionSpec,
 ): CheckedArguments | Promise<CheckedArguments> {
-  const raw = params.arguments;
-  if (raw !== undefined && (typeof raw !== 'object' || raw === null || Array.isArray(raw))) {
-    throw ProtocolError.invalidParams('Invalid params: "arguments" must be an object');
-  }
-  const outcome = tool.input.validate(raw ?? {});
+  const outcome = tool.input.validate(toolArguments(params));
   return isPromiseLike(outcome)
     ? Promise.resolve(outcome).then((settled) => checkedArguments(tool, settled, revision))
     : checkedArguments(tool, outcome, revision);
+}
+
+/** The `arguments` of a tools/call (`{}` when absent); -32602 when they are not an object. */
+export function toolArguments(params: JsonObject): JsonObject {
+  const raw = params.arguments;
+  if (raw === undefined) return {};
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw ProtocolError.invalidParams('Invalid params: "arguments" must be an object');
+  }
+  return raw as JsonObject;
 }
 
 function checkedArguments(

@@ -1,7 +1,7 @@
 import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NodeRequest, nodeBodyReader, onRequestAbort } from './node-request.js';
+import { bodyCollector, NodeRequest, onRequestAbort } from './node-request.js';
 
 /** Sends one request to a throwaway server and hands the IncomingMessage to `use` (the response waits for it). */
 async function withIncoming(
@@ -50,10 +50,8 @@ describe('NodeRequest', () => {
         body: '{}',
       },
       async (req) => {
-        const request = new NodeRequest(
-          req,
-          new URL(req.url!, `http://${req.headers.host}`),
-        ) as unknown as Request;
+        const url = new URL(req.url!, `http://${req.headers.host}`);
+        const request = new NodeRequest(req, url.pathname, url) as unknown as Request;
         expect(request).toBeInstanceOf(Request);
         expect(request.method).toBe('POST');
         expect(request.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp\?x=1$/);
@@ -66,13 +64,9 @@ describe('NodeRequest', () => {
         expect(request.headers.get('absent')).toBeNull();
         expect(request.headers).toBeInstanceOf(Headers);
         expect([...request.headers.keys()]).toContain('x-twice');
-        const reader = nodeBodyReader(request)!;
-        const first = await reader.read();
-        expect(first.done).toBe(false);
-        expect(Buffer.from(first.value!).toString()).toBe('{}');
-        expect((await reader.read()).done).toBe(true);
-        // The body belongs to the reader now.
-        expect(nodeBodyReader(request)).toBeUndefined();
+        const outcome = await bodyCollector(request)!.collect(1_000);
+        expect(outcome.kind).toBe('body');
+        expect(Buffer.from((outcome as { bytes: Uint8Array }).bytes).toString()).toBe('{}');
       },
     );
   });
@@ -81,38 +75,52 @@ describe('NodeRequest', () => {
     await withIncoming(
       { method: 'POST', headers: [['content-type', 'application/json']], body: '{"hello":"world"}' },
       async (req) => {
-        const request = new NodeRequest(req, new URL('http://localhost/mcp')) as unknown as Request;
+        const request = new NodeRequest(req, '/mcp') as unknown as Request;
+        expect(request.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp\?x=1$/);
         expect(await request.json()).toEqual({ hello: 'world' });
         expect(request.bodyUsed).toBe(true);
-        // Once the real Request exists, the body is read through it.
-        expect(nodeBodyReader(request)).toBeUndefined();
+        // Once the real Request exists, the body is read through it (and it is spent).
+        expect(await bodyCollector(request)!.collect(1_000)).toEqual({ kind: 'failed' });
         expect(Object.prototype.toString.call(request)).toBe('[object Request]');
       },
     );
   });
 
-  it('stops reading when cancelled, settling as done', async () => {
+  it('stops reading when cancelled, leaving the rest unread', async () => {
     await withIncoming({ method: 'POST', headers: [], body: 'x'.repeat(100_000) }, async (req) => {
-      const request = new NodeRequest(req, new URL('http://localhost/mcp')) as unknown as Request;
-      const reader = nodeBodyReader(request)!;
-      expect((await reader.read()).done).toBe(false);
-      await reader.cancel();
-      expect(await reader.read()).toEqual({ done: true });
+      const request = new NodeRequest(req, '/mcp') as unknown as Request;
+      const collector = bodyCollector(request)!;
+      const collecting = collector.collect(1_000_000);
+      collector.cancel();
+      expect(await collecting).toEqual({ kind: 'cancelled' });
       expect(req.destroyed).toBe(false);
+      expect(req.complete).toBe(false);
+      // The body can be taken once only.
+      expect(NodeRequest.takeBody(request as unknown as NodeRequest)).toBeUndefined();
+      req.resume();
+    });
+  });
+
+  it('stops at the limit, leaving the rest unread', async () => {
+    await withIncoming({ method: 'POST', headers: [], body: 'x'.repeat(100_000) }, async (req) => {
+      const request = new NodeRequest(req, '/mcp') as unknown as Request;
+      expect(await bodyCollector(request)!.collect(10)).toEqual({ kind: 'too-large' });
+      expect(req.destroyed).toBe(false);
+      req.resume();
     });
   });
 
   it('has no body for GET', async () => {
     await withIncoming({ method: 'GET', headers: [] }, async (req) => {
-      const request = new NodeRequest(req, new URL('http://localhost/mcp')) as unknown as Request;
-      expect(nodeBodyReader(request)).toBeNull();
+      const request = new NodeRequest(req, '/mcp') as unknown as Request;
+      expect(bodyCollector(request)).toBeNull();
       expect(request.body).toBeNull();
     });
   });
 
   it('aborts its signal and its listeners once, whenever they were asked for', async () => {
     await withIncoming({ method: 'GET', headers: [] }, async (req) => {
-      const node = new NodeRequest(req, new URL('http://localhost/mcp'));
+      const node = new NodeRequest(req, '/mcp');
       const request = node as unknown as Request;
       const calls: string[] = [];
       onRequestAbort(request, () => calls.push('before'));
@@ -123,7 +131,7 @@ describe('NodeRequest', () => {
       onRequestAbort(request, () => calls.push('after'));
       expect(calls).toEqual(['before', 'after']);
       // A signal asked for only after the abort is born aborted.
-      const late = new NodeRequest(req, new URL('http://localhost/mcp'));
+      const late = new NodeRequest(req, '/mcp');
       NodeRequest.abort(late);
       expect((late as unknown as Request).signal.aborted).toBe(true);
     });
@@ -140,7 +148,15 @@ describe('NodeRequest', () => {
     expect(calls).toEqual([1, 2]);
   });
 
-  it('is not mistaken for a Node request when it is a plain Request', () => {
-    expect(nodeBodyReader(new Request('http://localhost/', { method: 'POST', body: 'x' }))).toBeUndefined();
+  it('reads the body of a plain Request through its stream', async () => {
+    const request = new Request('http://localhost/', { method: 'POST', body: 'xyz' });
+    const outcome = await bodyCollector(request)!.collect(10);
+    expect(Buffer.from((outcome as { bytes: Uint8Array }).bytes).toString()).toBe('xyz');
+    expect(
+      await bodyCollector(new Request('http://localhost/', { method: 'POST', body: 'xyz' }))!.collect(2),
+    ).toEqual({
+      kind: 'too-large',
+    });
+    expect(bodyCollector(new Request('http://localhost/'))).toBeNull();
   });
 });

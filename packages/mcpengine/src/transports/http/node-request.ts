@@ -12,140 +12,222 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 
-/** What the handler needs from a body reader (the subset of `ReadableStreamDefaultReader` it uses). */
-export interface BodyReader {
-  read(): Promise<{ done: true; value?: undefined } | { done: false; value: Uint8Array }>;
-  cancel(): Promise<void>;
+/** How reading a whole request body ended. */
+export type BodyOutcome =
+  | { readonly kind: 'body'; readonly bytes: Uint8Array }
+  /** More than the limit arrived; the rest is left unread. */
+  | { readonly kind: 'too-large' }
+  /** The client went away mid-body, or the stream failed. */
+  | { readonly kind: 'failed' }
+  /** `cancel()` was called first. */
+  | { readonly kind: 'cancelled' };
+
+/** Reads a request body whole, up to a limit. `cancel()` stops reading and settles `collect` as cancelled. */
+export interface BodyCollector {
+  collect(limit: number): Promise<BodyOutcome>;
+  cancel(): void;
 }
 
-const NODE_BODY = Symbol('mcpengine.nodeBody');
-const NODE_URL = Symbol('mcpengine.nodeUrl');
+const TOO_LARGE: BodyOutcome = Object.freeze({ kind: 'too-large' });
+const FAILED: BodyOutcome = Object.freeze({ kind: 'failed' });
+const CANCELLED: BodyOutcome = Object.freeze({ kind: 'cancelled' });
 
-/** The request's URL as a `URL`: the one `toNodeHandler` already parsed, or parsed now. */
+function concatenated(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/**
+ * The body read straight from the Node stream: one promise for the whole body, settled from the stream's events
+ * (a web stream in between would cost a promise per chunk). What is over the limit, or arrives after `cancel()`,
+ * is left unread, not destroyed: the socket must still carry the answer (413, 408), and `toNodeHandler` closes
+ * the connection after it because the request is incomplete.
+ */
+class NodeBodyCollector implements BodyCollector {
+  readonly #req: IncomingMessage;
+  #finish: ((outcome: BodyOutcome) => void) | undefined;
+  #settled = false;
+
+  constructor(req: IncomingMessage) {
+    this.#req = req;
+  }
+
+  collect(limit: number): Promise<BodyOutcome> {
+    const req = this.#req;
+    return new Promise((resolve) => {
+      if (this.#settled) {
+        resolve(CANCELLED);
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const onData = (chunk: Buffer): void => {
+        size += chunk.byteLength;
+        if (size > limit) finish(TOO_LARGE);
+        else chunks.push(chunk);
+      };
+      const onEnd = (): void => finish({ kind: 'body', bytes: concatenated(chunks, size) });
+      const onFailure = (): void => finish(FAILED);
+      // 'close' after 'end' finds the body settled; before it, the client went away mid-body.
+      const finish = (outcome: BodyOutcome): void => {
+        if (this.#settled) return;
+        this.#settled = true;
+        this.#finish = undefined;
+        req.off('data', onData);
+        req.off('end', onEnd);
+        req.off('close', onFailure);
+        // The 'error' listener stays: an error emitted later with none would crash the process.
+        if (outcome.kind !== 'body') req.pause();
+        resolve(outcome);
+      };
+      this.#finish = finish;
+      req.on('data', onData);
+      req.on('end', onEnd);
+      req.on('error', onFailure);
+      req.on('close', onFailure);
+    });
+  }
+
+  cancel(): void {
+    if (this.#finish !== undefined) this.#finish(CANCELLED);
+    else this.#settled = true;
+  }
+}
+
+/** A web body stream read whole, up to a limit. */
+class WebBodyCollector implements BodyCollector {
+  readonly #body: ReadableStream<Uint8Array>;
+  #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  #cancelled = false;
+
+  constructor(body: ReadableStream<Uint8Array>) {
+    this.#body = body;
+  }
+
+  async collect(limit: number): Promise<BodyOutcome> {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    try {
+      // Throws when the body is already being read (or was read) by someone else.
+      const reader = (this.#reader = this.#body.getReader());
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (this.#cancelled) return CANCELLED;
+        if (done) return { kind: 'body', bytes: concatenated(chunks, size) };
+        size += value.byteLength;
+        if (size > limit) {
+          void reader.cancel().catch(() => {});
+          return TOO_LARGE;
+        }
+        chunks.push(value);
+      }
+    } catch {
+      return this.#cancelled ? CANCELLED : FAILED;
+    }
+  }
+
+  cancel(): void {
+    this.#cancelled = true;
+    void this.#reader?.cancel().catch(() => {});
+  }
+}
+
+/**
+ * A collector for the body of `request`, or `null` when it has none. Behind `toNodeHandler` the body is read
+ * straight from the Node stream (unless the real `Request`, and so the body, exists already).
+ */
+export function bodyCollector(request: Request): BodyCollector | null {
+  if (request instanceof NodeRequest) {
+    const collector = NodeRequest.takeBody(request);
+    if (collector !== undefined) return collector;
+  }
+  const body = request.body;
+  return body === null ? null : new WebBodyCollector(body);
+}
+
+/** The request's URL as a `URL` (parsed once for a request that came through `toNodeHandler`). */
 export function requestUrl(request: Request): URL {
-  return (request as { [NODE_URL]?: URL })[NODE_URL] ?? new URL(request.url);
+  return request instanceof NodeRequest ? NodeRequest.parsedUrl(request) : new URL(request.url);
+}
+
+/** The URL's path of a request that came through `toNodeHandler`, known without parsing; undefined otherwise. */
+export function requestPathname(request: Request): string | undefined {
+  return request instanceof NodeRequest ? request.pathname : undefined;
+}
+
+/** The URL of a Node request: its target resolved against its `Host` (may throw on a malformed one). */
+export function nodeRequestUrl(req: IncomingMessage): URL {
+  return new URL(req.url ?? '/', `http://${rawHost(req) ?? 'localhost'}`);
 }
 
 /** The first `Host` header of a Node request, read from the raw headers (`req.headers` is built lazily). */
 export function rawHost(req: IncomingMessage): string | undefined {
   const raw = req.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i]!;
-    if (name.length === 4 && name.toLowerCase() === 'host') return raw[i + 1];
-  }
+  for (let i = 0; i + 1 < raw.length; i += 2) if (isHeaderName(raw[i]!, 'host')) return raw[i + 1];
   return undefined;
 }
 
 /**
- * The Node stream as a body reader. Like the web stream it replaces: chunks in order, `{ done: true }` at the
- * end, a rejection when the client goes away mid-body, and `cancel()` stops reading (settling a pending read as
- * done). At most one chunk waits here: the stream is paused until it is read.
+ * Whether header name `raw` (as sent) is `lower` (a lowercase name): compared without lowercasing `raw`, which
+ * would allocate a string per header per lookup. Only ASCII letters fold; every other character must be equal.
  */
-class NodeBodyReader implements BodyReader {
-  readonly #req: IncomingMessage;
-  readonly #queue: Buffer[] = [];
-  #ended = false;
-  #failure: Error | undefined;
-  #waiting:
-    | { resolve(result: Awaited<ReturnType<BodyReader['read']>>): void; reject(error: Error): void }
-    | undefined;
-
-  constructor(req: IncomingMessage) {
-    this.#req = req;
-    req.on('data', (chunk: Buffer) => {
-      const waiting = this.#waiting;
-      if (waiting) {
-        this.#waiting = undefined;
-        waiting.resolve({ done: false, value: chunk });
-      } else {
-        this.#queue.push(chunk);
-        req.pause();
-      }
-    });
-    req.on('end', () => {
-      this.#ended = true;
-      this.#settle();
-    });
-    req.on('error', (error) => {
-      this.#failure ??= error;
-      this.#settle();
-    });
-    req.on('close', () => {
-      if (!this.#ended) this.#failure ??= new Error('the request body was aborted');
-      this.#settle();
-    });
+function isHeaderName(raw: string, lower: string): boolean {
+  const length = lower.length;
+  if (raw.length !== length) return false;
+  for (let i = 0; i < length; i++) {
+    const want = lower.charCodeAt(i);
+    const got = raw.charCodeAt(i);
+    if (got !== want && ((got | 0x20) !== want || want < 0x61 || want > 0x7a)) return false;
   }
+  return true;
+}
 
-  read(): Promise<{ done: true; value?: undefined } | { done: false; value: Uint8Array }> {
-    const chunk = this.#queue.shift();
-    if (chunk !== undefined) {
-      if (this.#queue.length === 0 && !this.#ended) this.#req.resume();
-      return Promise.resolve({ done: false, value: chunk });
-    }
-    if (this.#ended) return Promise.resolve({ done: true });
-    if (this.#failure) return Promise.reject(this.#failure);
-    return new Promise((resolve, reject) => (this.#waiting = { resolve, reject }));
+/** `name` in lower case; the engine asks in lower case already, and checking is cheaper than converting. */
+function lowerCased(name: string): string {
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c >= 0x41 && c <= 0x5a) return name.toLowerCase();
   }
-
-  /**
-   * Stops reading. The rest of the body is left unread, not destroyed: the socket must still carry the answer
-   * (413, 408), and `toNodeHandler` closes the connection after it because the request is incomplete.
-   */
-  cancel(): Promise<void> {
-    this.#ended = true;
-    this.#queue.length = 0;
-    this.#settle();
-    this.#req.pause();
-    return Promise.resolve();
-  }
-
-  /** Settles a pending read once the stream has ended or failed. */
-  #settle(): void {
-    const waiting = this.#waiting;
-    if (!waiting) return;
-    if (this.#ended) {
-      this.#waiting = undefined;
-      waiting.resolve({ done: true });
-    } else if (this.#failure) {
-      this.#waiting = undefined;
-      waiting.reject(this.#failure);
-    }
-  }
+  return name;
 }
 
 /**
- * The body of a request built by `toNodeHandler`, read from the Node stream: a reader, `null` when the request
- * has no body, or `undefined` when the request is not one of ours (or its body is already someone else's) and
- * must be read through `request.body`.
+ * Request headers, joined per name like `Headers.append` joins them (", "), read without building `Headers`.
+ * A lookup scans the raw name/value list: a request carries about ten headers and the engine asks for a
+ * handful, so this is cheaper than building a map of lowercased names for every request.
  */
-export function nodeBodyReader(request: Request): BodyReader | null | undefined {
-  const take = (request as { [NODE_BODY]?: () => BodyReader | null | undefined })[NODE_BODY];
-  return take === undefined ? undefined : take.call(request);
-}
-
-/** Request headers, joined per name like `Headers.append` joins them (", "), read without building `Headers`. */
 class NodeHeaders {
   readonly #raw: readonly string[];
-  readonly #values = new Map<string, string>();
   #real: Headers | undefined;
 
   constructor(raw: readonly string[]) {
     this.#raw = raw;
-    for (let i = 0; i + 1 < raw.length; i += 2) {
-      const name = raw[i]!.toLowerCase();
-      const previous = this.#values.get(name);
-      this.#values.set(name, previous === undefined ? raw[i + 1]! : `${previous}, ${raw[i + 1]!}`);
-    }
   }
 
   get(name: string): string | null {
     if (this.#real !== undefined) return this.#real.get(name);
-    return this.#values.get(name.toLowerCase()) ?? null;
+    const lower = lowerCased(name);
+    const raw = this.#raw;
+    let value: string | null = null;
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      if (!isHeaderName(raw[i]!, lower)) continue;
+      value = value === null ? raw[i + 1]! : `${value}, ${raw[i + 1]!}`;
+    }
+    return value;
   }
 
   has(name: string): boolean {
     if (this.#real !== undefined) return this.#real.has(name);
-    return this.#values.has(name.toLowerCase());
+    const lower = lowerCased(name);
+    const raw = this.#raw;
+    for (let i = 0; i + 1 < raw.length; i += 2) if (isHeaderName(raw[i]!, lower)) return true;
+    return false;
   }
 
   /** The real `Headers`, for every other member (and from then on for `get` and `has` too). */
@@ -162,8 +244,10 @@ class NodeHeaders {
 
 export class NodeRequest {
   readonly method: string;
-  readonly url: string;
   readonly headers: Headers;
+  /** The URL's path, which is all that routing needs: the whole `URL` is parsed only when asked for. */
+  readonly pathname: string;
+  #url: URL | undefined;
   readonly #req: IncomingMessage;
   readonly #hasBody: boolean;
   #bodyTaken = false;
@@ -176,15 +260,26 @@ export class NodeRequest {
   #controller: AbortController | undefined;
   #onAbort: (() => void)[] | undefined;
 
-  readonly [NODE_URL]: URL;
-
-  constructor(req: IncomingMessage, url: URL) {
+  /**
+   * `pathname`: the path of `url`, or, when the adapter has not parsed the URL (it saw the same target and Host
+   * just before), the path that parsing it would give.
+   */
+  constructor(req: IncomingMessage, pathname: string, url?: URL) {
     this.#req = req;
     this.method = req.method ?? 'GET';
-    this.url = url.href;
-    this[NODE_URL] = url;
+    this.pathname = pathname;
+    this.#url = url;
     this.headers = new NodeHeaders(req.rawHeaders) as unknown as Headers;
     this.#hasBody = this.method !== 'GET' && this.method !== 'HEAD';
+  }
+
+  get url(): string {
+    return NodeRequest.parsedUrl(this).href;
+  }
+
+  /** The request's URL: the request target resolved against its Host, as the adapter validated it. */
+  static parsedUrl(request: NodeRequest): URL {
+    return (request.#url ??= nodeRequestUrl(request.#req));
   }
 
   /** Aborted when the client goes away before the response is complete. */
@@ -212,12 +307,15 @@ export class NodeRequest {
     else (request.#onAbort ??= []).push(listener);
   }
 
-  /** The Node stream as a body reader, once, unless the real `Request` (and so the body) exists already. */
-  [NODE_BODY](): BodyReader | null | undefined {
-    if (!this.#hasBody) return null;
-    if (this.#real !== undefined || this.#bodyTaken) return undefined;
-    this.#bodyTaken = true;
-    return new NodeBodyReader(this.#req);
+  /**
+   * The body read straight from the Node stream, once: `null` without a body, `undefined` when the real
+   * `Request` (and so the body) exists already or the body was taken.
+   */
+  static takeBody(request: NodeRequest): BodyCollector | null | undefined {
+    if (!request.#hasBody) return null;
+    if (request.#real !== undefined || request.#bodyTaken) return undefined;
+    request.#bodyTaken = true;
+    return new NodeBodyCollector(request.#req);
   }
 
   /** The real `Request`: what the adapter built before this class existed. */

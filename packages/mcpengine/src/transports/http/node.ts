@@ -9,8 +9,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { McpServer } from '../../server/server.js';
 import { jsonReplyOf } from './node-reply.js';
-import { NodeRequest, rawHost } from './node-request.js';
-import { createMcpHttpHandler, type McpHttpHandler } from './server-handler.js';
+import { NodeRequest, nodeRequestUrl, rawHost } from './node-request.js';
+import { answerOf, createMcpHttpHandler, type McpHttpHandler } from './server-handler.js';
 import type { McpHttpHandlerOptions } from './server-options.js';
 import { LOOPBACK_HOSTS } from './security.js';
 
@@ -32,39 +32,86 @@ export function toNodeHandler(
   const onError =
     options.onError ??
     ((error: unknown) => console.error(`[mcpengine] http handler failed: ${String(error)}`));
+  // The engine's own handler can answer synchronously: its answer is then written in the same turn.
+  const answer = answerOf(handler) ?? handler;
+  const targets = new TargetCache();
   return (req, res) => {
-    void serve(handler, req, res).catch((error: unknown) => {
+    const fail = (error: unknown) => {
       onError(error);
       if (!res.headersSent) res.writeHead(500).end();
       else res.destroy();
-    });
+    };
+    try {
+      const written = serve(answer, targets, req, res);
+      if (written !== undefined) written.catch(fail);
+    } catch (error) {
+      fail(error);
+    }
   };
 }
 
-async function serve(
-  handler: (request: Request) => Promise<Response>,
+/**
+ * The request target and Host seen last, and the path they resolve to. A client sends the same pair with every
+ * request, so the URL is parsed (and validated) once per pair rather than once per request.
+ */
+class TargetCache {
+  private target: string | undefined;
+  private host: string | undefined;
+  private pathname = '';
+
+  /** The path for this target and Host, when they are the pair validated last. */
+  knownPath(target: string, host: string | undefined): string | undefined {
+    return target === this.target && host === this.host ? this.pathname : undefined;
+  }
+
+  remember(target: string, host: string | undefined, pathname: string): void {
+    this.target = target;
+    this.host = host;
+    this.pathname = pathname;
+  }
+}
+
+/** Serves one request; returns a promise only when something had to wait. */
+function serve(
+  answer: (request: Request) => Response | Promise<Response>,
+  targets: TargetCache,
   req: IncomingMessage,
   res: ServerResponse,
-): Promise<void> {
+): Promise<void> | undefined {
   let request: NodeRequest;
   try {
-    const url = new URL(req.url ?? '/', `http://${rawHost(req) ?? 'localhost'}`);
     // What `new Request` would refuse. Raw headers keep duplicates visible (joined with ", "), so a repeated
     // singleton header fails its check; Node's parser has already refused names and values Headers would.
-    if (url.username !== '' || url.password !== '' || UNSUPPORTED_METHODS.has(req.method ?? 'GET')) {
-      throw new TypeError('not a valid Request');
+    if (UNSUPPORTED_METHODS.has(req.method ?? 'GET')) throw new TypeError('not a valid Request');
+    const target = req.url ?? '/';
+    const host = rawHost(req);
+    const pathname = targets.knownPath(target, host);
+    if (pathname !== undefined) {
+      request = new NodeRequest(req, pathname);
+    } else {
+      const url = nodeRequestUrl(req);
+      if (url.username !== '' || url.password !== '') throw new TypeError('not a valid Request');
+      targets.remember(target, host, url.pathname);
+      request = new NodeRequest(req, url.pathname, url);
     }
-    request = new NodeRequest(req, url);
   } catch {
     res.writeHead(400, { 'content-type': 'text/plain', connection: 'close' }).end('Bad Request');
-    return;
+    return undefined;
   }
   // The client went away before the response was complete: the request is aborted (its streams cancelled).
   res.on('close', () => {
     if (!res.writableFinished) NodeRequest.abort(request);
   });
 
-  const response = await handler(request as unknown as Request);
+  const response = answer(request as unknown as Request);
+  // A thenable, not necessarily a native Promise: the handler may be anyone's.
+  return typeof (response as Partial<PromiseLike<Response>>).then === 'function'
+    ? Promise.resolve(response).then((r) => write(req, res, r))
+    : write(req, res, response as Response);
+}
+
+/** Writes a response; returns a promise only for a streamed body. */
+function write(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> | undefined {
   const reply = jsonReplyOf(response);
   if (reply !== undefined) {
     // A light JSON answer (node-reply.ts): its text goes out as is, with its length; a large cached result in
@@ -79,15 +126,23 @@ async function serve(
     if (!req.complete && req.method !== 'GET' && req.method !== 'HEAD') head.connection = 'close';
     if (!parts) {
       res.writeHead(reply.status, head).end(reply.json);
-      return;
+      return undefined;
     }
     res.cork();
     res.writeHead(reply.status, head);
     for (const part of parts) res.write(part);
     res.end();
     res.uncork();
-    return;
+    return undefined;
   }
+  return writeWebResponse(req, res, response);
+}
+
+async function writeWebResponse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  response: Response,
+): Promise<void> {
   const head: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     head[name] = name === 'set-cookie' ? response.headers.getSetCookie() : value;

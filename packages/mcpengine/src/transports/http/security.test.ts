@@ -20,6 +20,18 @@ describe('HostPolicy', () => {
     expect(policy.check(null, null)).toMatch(/not allowed/);
   });
 
+  it('answers a repeated Host/Origin pair from its last answer, and a changed pair afresh', () => {
+    const policy = new HostPolicy();
+    for (let round = 0; round < 2; round++) {
+      expect(policy.check('localhost:3000', null)).toBeUndefined();
+      expect(policy.check('localhost:3000', null)).toBeUndefined();
+      expect(policy.check('evil.example.com', null)).toMatch(/not allowed/);
+      expect(policy.check('evil.example.com', null)).toMatch(/not allowed/);
+      expect(policy.check('localhost:3000', 'http://evil.example.com')).toMatch(/Origin/);
+      expect(policy.check('localhost:3000', 'http://localhost:5173')).toBeUndefined();
+    }
+  });
+
   it('pins ports when configured with host:port', () => {
     const policy = new HostPolicy(['example.com:8443', 'localhost']);
     expect(policy.check('example.com:8443', null)).toBeUndefined();
@@ -68,6 +80,17 @@ describe('media types', () => {
     expect(accepts('text/html', 'application/json')).toBe(false);
     expect(accepts(null, 'application/json')).toBe(false);
     expect(accepts('', 'application/json')).toBe(false);
+  });
+
+  it('answers a repeated header afresh for each media type asked', () => {
+    for (let round = 0; round < 2; round++) {
+      expect(accepts('text/event-stream', 'text/event-stream')).toBe(true);
+      expect(accepts('text/event-stream', 'application/json')).toBe(false);
+      expect(accepts('application/json', 'application/json')).toBe(true);
+      expect(accepts('application/json', 'text/event-stream')).toBe(false);
+      expect(isJsonContentType('application/json')).toBe(true);
+      expect(isJsonContentType('text/plain')).toBe(false);
+    }
   });
 
   it('accepts JSON content types in UTF-8 only', () => {

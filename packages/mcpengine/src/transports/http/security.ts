@@ -23,6 +23,10 @@ export function parseHost(value: string): HostEntry | undefined {
 export class HostPolicy {
   private readonly hosts: HostEntry[] | undefined;
   private readonly origins: Set<string> | undefined;
+  /** The last Host/Origin pair checked and its answer: a client sends the same pair with every request. */
+  private lastHost: string | null = null;
+  private lastOrigin: string | null = null;
+  private lastAnswer: string | undefined | null = null;
 
   /**
    * `allowedHosts`: `host` (any port) or `host:port` entries; `false` turns the Host check off (for servers
@@ -48,6 +52,16 @@ export class HostPolicy {
 
   /** Why the request must be refused (403), or undefined when its Host and Origin are acceptable. */
   check(host: string | null, origin: string | null): string | undefined {
+    if (this.lastAnswer !== null && host === this.lastHost && origin === this.lastOrigin)
+      return this.lastAnswer;
+    const answer = this.decide(host, origin);
+    this.lastHost = host;
+    this.lastOrigin = origin;
+    this.lastAnswer = answer;
+    return answer;
+  }
+
+  private decide(host: string | null, origin: string | null): string | undefined {
     if (this.hosts) {
       const parsed = host === null ? undefined : parseHost(host);
       if (!parsed || !this.hostAllowed(parsed, this.hosts))
@@ -74,6 +88,8 @@ export class HostPolicy {
 
 /** One media range of an Accept header. */
 interface MediaRange {
+  /** `type/subtype`, lower case. */
+  essence: string;
   type: string;
   subtype: string;
   q: number;
@@ -90,33 +106,44 @@ function parseAccept(header: string): MediaRange[] {
       const [key, value] = param.split('=');
       if (key?.trim().toLowerCase() === 'q') q = Number(value?.trim());
     }
-    ranges.push({ type, subtype, q: Number.isFinite(q) ? q : 0 });
+    ranges.push({ essence: `${type}/${subtype}`, type, subtype, q: Number.isFinite(q) ? q : 0 });
   }
   return ranges;
 }
 
-/** Answers for the Accept headers seen lately: a client sends the same one with every request. */
-const acceptAnswers = new Map<string, boolean>();
+/** The Accept header parsed last: a client sends the same one with every request. */
+let lastAccept: { header: string; ranges: MediaRange[] } | undefined;
 
 /** Whether an Accept header admits a media type (wildcards count; `q=0` excludes). */
 export function accepts(header: string | null, mediaType: string): boolean {
   if (header === null) return false;
-  const key = `${mediaType}\n${header}`;
-  let answer = acceptAnswers.get(key);
-  if (answer === undefined) {
+  let parsed = lastAccept;
+  if (parsed === undefined || parsed.header !== header)
+    lastAccept = parsed = { header, ranges: parseAccept(header) };
+  for (const r of parsed.ranges) {
+    if (r.q <= 0) continue;
+    if (r.essence === mediaType) return true;
+    if (r.type !== '*' && r.subtype !== '*') continue;
     const [type, subtype] = mediaType.split('/');
-    answer = parseAccept(header).some(
-      (r) => r.q > 0 && (r.type === '*' || r.type === type) && (r.subtype === '*' || r.subtype === subtype),
-    );
-    if (acceptAnswers.size >= 256) acceptAnswers.clear();
-    acceptAnswers.set(key, answer);
+    if ((r.type === '*' || r.type === type) && (r.subtype === '*' || r.subtype === subtype)) return true;
   }
-  return answer;
+  return false;
 }
+
+/** The Content-Type checked last and its answer. */
+let lastContentType: { header: string; json: boolean } | undefined;
 
 /** Whether a Content-Type names JSON in UTF-8 (the only encoding JSON-RPC over MCP allows). */
 export function isJsonContentType(header: string | null): boolean {
   if (header === null) return false;
+  const last = lastContentType;
+  if (last !== undefined && last.header === header) return last.json;
+  const json = namesJsonUtf8(header);
+  lastContentType = { header, json };
+  return json;
+}
+
+function namesJsonUtf8(header: string): boolean {
   const [essence, ...params] = header.split(';');
   if (essence?.trim().toLowerCase() !== 'application/json') return false;
   for (const param of params) {

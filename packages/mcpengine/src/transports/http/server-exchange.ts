@@ -42,14 +42,16 @@ export interface ExchangeOptions {
 }
 
 export class Exchange {
-  readonly response: Promise<Response>;
   readonly outbox: Outbox;
   private decided: 'pending' | 'json' | 'sse' = 'pending';
   private clientGone = false;
   private closedNotified = false;
   private remaining: number;
   private readonly buffered: ResponseOut[] = [];
-  private resolve!: (response: Response) => void;
+  /** The response, once decided. */
+  private decidedResponse: Response | undefined;
+  /** Made only when the answer is asked for before it is decided. */
+  private pending: { promise: Promise<Response>; resolve(response: Response): void } | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private madeStream: ResponseStream | undefined;
 
@@ -59,9 +61,25 @@ export class Exchange {
     request: Request,
   ) {
     this.remaining = options.expected;
-    this.response = new Promise((resolve) => (this.resolve = resolve));
     this.outbox = { send: (message) => this.send(message) };
     onRequestAbort(request, () => this.gone());
+  }
+
+  /** The response: itself when it is already decided (a synchronous handler answered), else its promise. */
+  get answer(): Response | Promise<Response> {
+    if (this.decidedResponse !== undefined) return this.decidedResponse;
+    if (this.pending === undefined) {
+      let resolve!: (response: Response) => void;
+      const promise = new Promise<Response>((settle) => (resolve = settle));
+      this.pending = { promise, resolve };
+    }
+    return this.pending.promise;
+  }
+
+  private resolve(response: Response): void {
+    if (this.decidedResponse !== undefined) return;
+    this.decidedResponse = response;
+    this.pending?.resolve(response);
   }
 
   private get stream(): ResponseStream {

@@ -20,7 +20,8 @@ import { ModernEndpoint } from './server-modern.js';
 import { resolveOptions, type McpHttpHandlerOptions, type ResolvedOptions } from './server-options.js';
 import { emptyResponse, errorResponse, TRANSPORT_ERROR } from './server-responses.js';
 import { HttpSseEndpoint } from './server-sse.js';
-import { nodeBodyReader, requestUrl } from './node-request.js';
+import { Deadlines } from './deadlines.js';
+import { bodyCollector, requestPathname, requestUrl } from './node-request.js';
 import { accepts, isJsonContentType } from './security.js';
 import { SseConnection } from './sse-writer.js';
 
@@ -55,6 +56,8 @@ class HttpServerState implements HttpContext {
   private readonly legacy: LegacyEndpoint;
   private readonly sse: HttpSseEndpoint | undefined;
   private readonly ticker: ReturnType<typeof setInterval>;
+  /** Body deadlines, checked on the ticker rather than with a timer per request. */
+  private readonly deadlines: Deadlines;
   private closing = false;
 
   constructor(
@@ -70,7 +73,9 @@ class HttpServerState implements HttpContext {
       this.options.messagesPath === undefined
         ? undefined
         : new HttpSseEndpoint(this, this.options.messagesPath, () => this.legacy.sessions.size);
-    const tick = Math.max(10, Math.min(5_000, this.options.keepAliveMs / 2, this.options.idleTimeoutMs / 2));
+    const { keepAliveMs, idleTimeoutMs, bodyTimeoutMs } = this.options;
+    const tick = Math.max(10, Math.min(5_000, keepAliveMs / 2, idleTimeoutMs / 2, bodyTimeoutMs / 4));
+    this.deadlines = new Deadlines(tick);
     this.ticker = setInterval(() => this.tick(), tick);
     this.ticker.unref?.();
   }
@@ -83,6 +88,7 @@ class HttpServerState implements HttpContext {
   }
 
   private tick(): void {
+    this.deadlines.tick();
     const now = Date.now();
     const quiet = this.options.keepAliveMs;
     for (const connection of this.connections) {
@@ -118,80 +124,124 @@ class HttpServerState implements HttpContext {
     for (const connection of [...this.connections]) connection.close();
   }
 
-  async handle(request: Request): Promise<Response> {
+  /**
+   * Answers a request. The answer is synchronous when nothing on the way has to wait (no hook, body or handler
+   * returned a promise): every promise between the socket and the handler costs an allocation and a turn.
+   * Never throws: a failure of the engine is reported and answered 500; a throwing `routes` hook rejects.
+   */
+  handle(request: Request): Response | Promise<Response> {
     if (this.closing) {
       return errorResponse(503, undefined, { code: TRANSPORT_ERROR, message: 'Server shutting down' });
     }
-    let url: URL;
-    try {
-      url = requestUrl(request);
-    } catch {
-      return errorResponse(400, undefined, {
-        code: ErrorCode.InvalidRequest,
-        message: 'Bad Request: bad URL',
-      });
+    // Behind toNodeHandler the path is known without parsing the URL; the whole URL is parsed only when needed.
+    let target: Target;
+    const known = requestPathname(request);
+    if (known !== undefined) {
+      target = { request, pathname: known, url: undefined };
+    } else {
+      try {
+        const url = requestUrl(request);
+        target = { request, pathname: url.pathname, url };
+      } catch {
+        return errorResponse(400, undefined, {
+          code: ErrorCode.InvalidRequest,
+          message: 'Bad Request: bad URL',
+        });
+      }
     }
+    return this.options.routes ? this.routed(target) : this.checked(target);
+  }
+
+  private async routed(target: Target): Promise<Response> {
+    const answered = await this.options.routes!(target.request, fullUrl(target));
+    return answered ?? this.checked(target);
+  }
+
+  /** Routes by path, checks Host and Origin, authenticates; then serves the route. */
+  private checked(target: Target): Response | Promise<Response> {
     const { options } = this;
-    if (options.routes) {
-      const answered = await options.routes(request, url);
-      if (answered) return answered;
-    }
-    const route =
-      options.ssePath !== undefined && url.pathname === options.ssePath
+    const { request, pathname } = target;
+    const route: Route | undefined =
+      options.ssePath !== undefined && pathname === options.ssePath
         ? 'sse'
-        : options.messagesPath !== undefined && url.pathname === options.messagesPath
+        : options.messagesPath !== undefined && pathname === options.messagesPath
           ? 'messages'
-          : options.path === undefined || url.pathname === options.path
+          : options.path === undefined || pathname === options.path
             ? 'mcp'
             : undefined;
     if (route === undefined) return emptyResponse(404);
 
     const refusal = options.hosts.check(
-      request.headers.get('host') ?? url.host,
+      request.headers.get('host') ?? fullUrl(target).host,
       request.headers.get('origin'),
     );
     if (refusal !== undefined) {
       return errorResponse(403, undefined, { code: TRANSPORT_ERROR, message: `Forbidden: ${refusal}` });
     }
+    if (options.authenticate) return this.authenticated(target, route);
+    return this.guarded(target, route, '', undefined);
+  }
 
+  private async authenticated(target: Target, route: Route): Promise<Response> {
     let auth: AuthInfo | undefined;
-    if (options.authenticate) {
-      try {
-        const outcome = await options.authenticate(request);
-        if (outcome instanceof Response) return outcome;
-        auth = outcome;
-      } catch (error) {
-        this.report(error, 'authenticate');
-        return errorResponse(500, undefined, { code: ErrorCode.InternalError, message: 'Internal error' });
-      }
+    try {
+      const outcome = await this.options.authenticate!(target.request);
+      if (outcome instanceof Response) return outcome;
+      auth = outcome;
+    } catch (error) {
+      this.report(error, 'authenticate');
+      return errorResponse(500, undefined, { code: ErrorCode.InternalError, message: 'Internal error' });
     }
     const principal = auth ? `${auth.clientId ?? ''}\0${auth.subject ?? ''}` : '';
+    return this.guarded(target, route, principal, auth);
+  }
 
+  /** Serves the route; what it throws or rejects with is reported and answered 500. */
+  private guarded(
+    target: Target,
+    route: Route,
+    principal: string,
+    auth: AuthInfo | undefined,
+  ): Response | Promise<Response> {
+    let answer: Response | Promise<Response>;
     try {
-      switch (route) {
-        case 'sse':
-          if (request.method !== 'GET') return emptyResponse(405, { allow: 'GET' });
-          if (request.headers.has('accept') && !accepts(request.headers.get('accept'), 'text/event-stream')) {
-            return this.notAcceptable('text/event-stream');
-          }
-          return await this.sse!.get(principal, auth);
-        case 'messages': {
-          if (request.method !== 'POST') return emptyResponse(405, { allow: 'POST' });
-          if (!isJsonContentType(request.headers.get('content-type'))) return this.unsupportedMediaType();
-          const body = await this.readBody(request);
-          if (body instanceof Response) return body;
-          return this.sse!.post(url, principal, body);
-        }
-        case 'mcp':
-          return await this.mcp(request, principal, auth);
-      }
+      answer = this.serve(target, route, principal, auth);
     } catch (error) {
-      this.report(error, `${request.method} ${url.pathname}`);
-      return errorResponse(500, undefined, { code: ErrorCode.InternalError, message: 'Internal error' });
+      return this.failed(target, error);
+    }
+    return answer instanceof Promise ? answer.catch((error: unknown) => this.failed(target, error)) : answer;
+  }
+
+  private failed(target: Target, error: unknown): Response {
+    this.report(error, `${target.request.method} ${target.pathname}`);
+    return errorResponse(500, undefined, { code: ErrorCode.InternalError, message: 'Internal error' });
+  }
+
+  private serve(
+    target: Target,
+    route: Route,
+    principal: string,
+    auth: AuthInfo | undefined,
+  ): Response | Promise<Response> {
+    const { request } = target;
+    switch (route) {
+      case 'sse':
+        if (request.method !== 'GET') return emptyResponse(405, { allow: 'GET' });
+        if (request.headers.has('accept') && !accepts(request.headers.get('accept'), 'text/event-stream')) {
+          return this.notAcceptable('text/event-stream');
+        }
+        return this.sse!.get(principal, auth);
+      case 'messages': {
+        if (request.method !== 'POST') return emptyResponse(405, { allow: 'POST' });
+        if (!isJsonContentType(request.headers.get('content-type'))) return this.unsupportedMediaType();
+        return this.withBody(request, (body) => this.sse!.post(fullUrl(target), principal, body));
+      }
+      case 'mcp':
+        return this.mcp(request, principal, auth);
     }
   }
 
-  private async mcp(request: Request, principal: string, auth: AuthInfo | undefined): Promise<Response> {
+  private mcp(request: Request, principal: string, auth: AuthInfo | undefined): Response | Promise<Response> {
     switch (request.method) {
       case 'POST':
         return this.post(request, principal, auth);
@@ -211,15 +261,26 @@ class HttpServerState implements HttpContext {
     }
   }
 
-  private async post(request: Request, principal: string, auth: AuthInfo | undefined): Promise<Response> {
+  private post(
+    request: Request,
+    principal: string,
+    auth: AuthInfo | undefined,
+  ): Response | Promise<Response> {
     if (!isJsonContentType(request.headers.get('content-type'))) return this.unsupportedMediaType();
     const accept = request.headers.get('accept');
     if (!accepts(accept, 'application/json') || !accepts(accept, 'text/event-stream')) {
       return this.notAcceptable('both application/json and text/event-stream');
     }
-    const body = await this.readBody(request);
-    if (body instanceof Response) return body;
+    return this.withBody(request, (body) => this.posted(request, body, principal, auth));
+  }
 
+  /** A POST to the MCP endpoint, its body read. */
+  private posted(
+    request: Request,
+    body: string,
+    principal: string,
+    auth: AuthInfo | undefined,
+  ): Response | Promise<Response> {
     const parsed = parseInbound(body);
     if (parsed.kind === 'unparseable') return errorResponse(400, null, parsed.error);
     const hasSession = request.headers.has(SESSION_HEADER);
@@ -302,78 +363,91 @@ class HttpServerState implements HttpContext {
     });
   }
 
-  /** The body as text, or the response refusing it: too large (413), too slow (408), not UTF-8 (400). */
-  private async readBody(request: Request): Promise<string | Response> {
+  /**
+   * Reads the body as text and hands it to `use`; or answers the refusal: too large (413), too slow (408), not
+   * UTF-8 (400). `use` runs in the same turn as the body's end.
+   */
+  private withBody(
+    request: Request,
+    use: (body: string) => Response | Promise<Response>,
+  ): Response | Promise<Response> {
     const { maxBodyBytes, bodyTimeoutMs } = this.options;
-    const tooLarge = () =>
-      errorResponse(413, undefined, {
-        code: ErrorCode.InvalidRequest,
-        message: `Payload Too Large: the body exceeds ${maxBodyBytes} bytes`,
-      });
     const declared = request.headers.get('content-length');
-    if (declared !== null && Number(declared) > maxBodyBytes) return tooLarge();
-    // Behind toNodeHandler the body is read straight from the Node stream, without a web stream in between.
-    const fromNode = nodeBodyReader(request);
-    if (fromNode === null) return '';
-    const reader = fromNode ?? request.body?.getReader();
-    if (!reader) return '';
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      void reader.cancel().catch(() => {});
-    }, bodyTimeoutMs);
-    timer.unref?.();
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        size += value.byteLength;
-        if (size > maxBodyBytes) {
-          void reader.cancel().catch(() => {});
-          return tooLarge();
+    if (declared !== null && Number(declared) > maxBodyBytes) return this.tooLarge();
+    const collector = bodyCollector(request);
+    if (collector === null) return use('');
+    const deadline = this.deadlines.add(bodyTimeoutMs, () => collector.cancel());
+    return collector.collect(maxBodyBytes).then((outcome) => {
+      this.deadlines.remove(deadline);
+      switch (outcome.kind) {
+        case 'too-large':
+          return this.tooLarge();
+        case 'cancelled':
+          return errorResponse(408, undefined, {
+            code: ErrorCode.InvalidRequest,
+            message: 'Request Timeout: the body did not arrive in time',
+          });
+        case 'failed':
+          return errorResponse(400, undefined, {
+            code: ErrorCode.InvalidRequest,
+            message: 'Bad Request: the body could not be read',
+          });
+        case 'body': {
+          let body: string;
+          try {
+            body = decoder.decode(outcome.bytes);
+          } catch {
+            return errorResponse(400, null, {
+              code: ErrorCode.ParseError,
+              message: 'Parse error: the body is not valid UTF-8',
+            });
+          }
+          return use(body);
         }
-        chunks.push(value);
       }
-    } catch {
-      if (!timedOut) {
-        return errorResponse(400, undefined, {
-          code: ErrorCode.InvalidRequest,
-          message: 'Bad Request: the body could not be read',
-        });
-      }
-    } finally {
-      clearTimeout(timer);
-    }
-    if (timedOut) {
-      return errorResponse(408, undefined, {
-        code: ErrorCode.InvalidRequest,
-        message: 'Request Timeout: the body did not arrive in time',
-      });
-    }
-    const bytes = new Uint8Array(size);
-    let offset = 0;
-    for (const chunk of chunks) {
-      bytes.set(chunk, offset);
-      offset += chunk.byteLength;
-    }
-    try {
-      return decoder.decode(bytes);
-    } catch {
-      return errorResponse(400, null, {
-        code: ErrorCode.ParseError,
-        message: 'Parse error: the body is not valid UTF-8',
-      });
-    }
+    });
   }
+
+  private tooLarge(): Response {
+    return errorResponse(413, undefined, {
+      code: ErrorCode.InvalidRequest,
+      message: `Payload Too Large: the body exceeds ${this.options.maxBodyBytes} bytes`,
+    });
+  }
+}
+
+type Route = 'sse' | 'messages' | 'mcp';
+
+/** A request and its URL: the path always, the whole `URL` once something needs it. */
+interface Target {
+  readonly request: Request;
+  readonly pathname: string;
+  url: URL | undefined;
+}
+
+function fullUrl(target: Target): URL {
+  return (target.url ??= requestUrl(target.request));
+}
+
+const ANSWER = Symbol('mcpengine.answer');
+
+/**
+ * The handler's answer without the promise its public signature wraps it in, when the handler is ours:
+ * `toNodeHandler` writes a synchronous answer in the same turn.
+ */
+export function answerOf(
+  handler: (request: Request) => Promise<Response>,
+): ((request: Request) => Response | Promise<Response>) | undefined {
+  return (handler as { [ANSWER]?: (request: Request) => Response | Promise<Response> })[ANSWER];
 }
 
 /** Serves an `McpServer` over Streamable HTTP (both eras) as a web-standard request handler. */
 export function createMcpHttpHandler(server: McpServer, options: McpHttpHandlerOptions = {}): McpHttpHandler {
   const state = new HttpServerState(server, options);
-  const handler = (request: Request) => state.handle(request);
+  const answer = (request: Request) => state.handle(request);
+  const handler = async (request: Request) => answer(request);
   return Object.assign(handler, {
+    [ANSWER]: answer,
     close: (closeOptions: { drainTimeoutMs?: number } = {}) => state.close(closeOptions.drainTimeoutMs),
     stats: () => state.stats(),
   });

@@ -215,7 +215,7 @@ export class LegacyEndpoint {
       }
     }
     exchange.startClock();
-    return exchange.response;
+    return exchange.answer;
   }
 
   /** GET: the standalone stream, or the resumption of any stream of the session after `Last-Event-ID`. */

@@ -11,6 +11,7 @@ import type { JsonRpcRequest } from '../../protocol/jsonrpc.js';
 import { readModernMeta, unsupportedVersionError } from '../../protocol/meta.js';
 import { isRevision } from '../../protocol/revisions.js';
 import type { AuthInfo, RequestContext } from '../../server/context.js';
+import type { ResponseOut } from '../../server/core.js';
 import type { HttpContext } from './server-context.js';
 import { cameThroughNode } from './node-request.js';
 import { Exchange } from './server-exchange.js';
@@ -99,28 +100,32 @@ export class ModernEndpoint {
       request,
     );
     this.inflight++;
-    core
-      .handleModern(message, {
-        outbox: exchange.outbox,
-        auth,
-        track: (_id, ctx) => {
-          contexts.add(ctx);
-          this.active.add(ctx);
-          if (gone) cancel(ctx);
-          return () => {
-            contexts.delete(ctx);
-            this.active.delete(ctx);
-          };
-        },
-      })
-      .then(
-        (out) => exchange.respond(out),
-        (error: unknown) =>
-          exchange.respond(core.errorResponse(message.id, error, undefined, message.method)),
-      )
-      .finally(() => this.inflight--);
+    const answer = (out: ResponseOut | null): void => {
+      this.inflight--;
+      exchange.respond(out);
+    };
+    const out = core.handleModern(message, {
+      outbox: exchange.outbox,
+      auth,
+      track: (_id, ctx) => {
+        contexts.add(ctx);
+        this.active.add(ctx);
+        if (gone) cancel(ctx);
+        return () => {
+          contexts.delete(ctx);
+          this.active.delete(ctx);
+        };
+      },
+    });
+    if (out instanceof Promise) {
+      out.then(answer, (error: unknown) =>
+        answer(core.errorResponse(message.id, error, undefined, message.method)),
+      );
+    } else {
+      answer(out);
+    }
     exchange.startClock();
-    return exchange.response;
+    return exchange.answer;
   }
 
   /** Shutdown: cancels what is still running. */
