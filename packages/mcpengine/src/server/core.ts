@@ -257,14 +257,14 @@ export class ServerCore {
           answers = opened.answers;
           state = opened.state;
         }
+        const round = new InputRound({ ...answers, ...responses }, () => asking.onAsk());
         const asking: ModernInput = {
-          round: undefined as unknown as InputRound,
+          round,
           binding,
           asked: false,
           // Set when the handler asks the client for input: the request then answers input_required.
           onAsk: () => (asking.asked = true),
         };
-        asking.round = new InputRound({ ...answers, ...responses }, () => asking.onAsk());
         input = asking;
       }
 
