@@ -7,7 +7,8 @@
  * is a `Request` (`instanceof` holds, and every member works): it answers `method`, `url`, `headers.get/has`
  * and `signal` itself, and builds the real `Request` — exactly the one the adapter used to build — only when
  * something asks for anything else (an `authenticate` hook calling `request.json()`, say), then delegates to
- * it. The engine's own handler reads the body through `nodeBodyReader`, straight from the Node stream.
+ * it. The engine's own handler reads the body through `bodyCollector`, straight from the Node stream, and
+ * routes on `pathname` without parsing the URL.
  */
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
