@@ -497,7 +497,7 @@ describe('everything server process: hostile input on one long-lived stream', ()
         capabilities: {},
         clientInfo: { name: 'again', version: '1' },
       }),
-    ).toEqual(invalidRequest(21, 'Invalid Request: already initialized'));
+    ).toEqual(invalidRequest(21, 'Invalid Request: the session is already initialized'));
   });
 
   it('answers a duplicate in-flight id with -32600 and still answers the original', async () => {

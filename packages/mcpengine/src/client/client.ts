@@ -428,8 +428,8 @@ export class Client {
   private receive(text: string): void {
     const parsed = parseInbound(text);
     if (parsed.kind === 'unparseable') return;
-    const items = parsed.kind === 'single' ? [parsed.item] : parsed.items;
-    for (const item of items) this.dispatch(item);
+    if (parsed.kind !== 'batch') this.dispatch(parsed);
+    else for (const item of parsed.items) this.dispatch(item);
   }
 
   private dispatch(item: InboundMessage): void {

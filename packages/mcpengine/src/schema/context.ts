@@ -49,6 +49,22 @@ export interface Ann {
  */
 export type Check = (value: unknown, path: string, ctx: Ctx, ann: Ann | null) => boolean;
 
+/**
+ * Plain predicates equal to a check run in fast mode without annotations (`check(v, '', fastCtx, null)`), for
+ * the checks that have one. A validator whose root check has one uses it as `is()` directly: no context, no
+ * layers of closures, on the path every valid tool call takes.
+ */
+const predicates = new WeakMap<Check, (value: unknown) => boolean>();
+
+export function withPredicate(check: Check, predicate: (value: unknown) => boolean): Check {
+  predicates.set(check, predicate);
+  return check;
+}
+
+export function predicateOf(check: Check): ((value: unknown) => boolean) | undefined {
+  return predicates.get(check);
+}
+
 export function newAnn(): Ann {
   return { props: null, items: 0, contains: null };
 }

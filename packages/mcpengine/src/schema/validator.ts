@@ -1,4 +1,4 @@
-import type { Check, Ctx } from './context.js';
+import { predicateOf, type Check, type Ctx } from './context.js';
 import { MAX_REF_STEPS, STEPS_MESSAGE } from './keywords/ref.js';
 import type { Dialect, JsonSchema, JsonSchemaValidator, ValidationResult } from './types.js';
 
@@ -20,15 +20,19 @@ export function createValidator<T>(
   // Validation is synchronous and runs no user code, so one fast-path context can be reused by every call.
   const fast: Ctx = { issues: null, maxIssues, depth: 0, steps: 0, scope: usesDynamicRef ? [] : null };
 
-  // Only refs touch depth, steps and scope; without refs there is nothing to reset.
-  const is = usesRefs
-    ? (value: unknown): value is T => {
-        fast.depth = 0;
-        fast.steps = 0;
-        if (fast.scope !== null) fast.scope.length = 0;
-        return root(value, '', fast, null);
-      }
-    : (value: unknown): value is T => root(value, '', fast, null);
+  // Only refs touch depth, steps and scope; without refs there is nothing to reset. A root check with a plain
+  // predicate (a simple object of typed leaves) needs no context at all.
+  const predicate = usesRefs ? undefined : predicateOf(root);
+  const is = predicate
+    ? (predicate as (value: unknown) => value is T)
+    : usesRefs
+      ? (value: unknown): value is T => {
+          fast.depth = 0;
+          fast.steps = 0;
+          if (fast.scope !== null) fast.scope.length = 0;
+          return root(value, '', fast, null);
+        }
+      : (value: unknown): value is T => root(value, '', fast, null);
 
   const validate = (value: unknown): ValidationResult<T> => {
     // Valid values take the fast path; only failures pay for collecting issues.

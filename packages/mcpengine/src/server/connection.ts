@@ -17,7 +17,7 @@ import { declaresModernMeta } from '../protocol/meta.js';
 import type { JsonObject, RequestId } from '../protocol/types.js';
 import type { RequestOptions } from '../rpc/outgoing.js';
 import type { Outbox } from '../rpc/outbox.js';
-import type { InboundProblem, Transport } from '../transports/transport.js';
+import { sendSerialized, type InboundProblem, type Transport } from '../transports/transport.js';
 import type { AuthInfo, RequestContext } from './context.js';
 import type { RequestEnv, ResponseOut, ServerCore } from './core.js';
 import type { LegacySession } from './legacy-session.js';
@@ -50,11 +50,13 @@ export class ServerConnection {
     private readonly transport: Transport,
     private readonly options: ConnectionOptions = {},
   ) {
+    // Everything sent here comes from the serializer: the transport may skip its checks on foreign text.
+    const send = transport[sendSerialized]?.bind(transport) ?? transport.send.bind(transport);
     this.outbox = {
       send: (message) => {
         if (this.isClosed) return false;
         try {
-          this.transport.send(message);
+          send(message);
           return true;
         } catch {
           return false;
@@ -144,11 +146,8 @@ export class ServerConnection {
       this.outbox.send(serializeError(null, parsed.error));
       return;
     }
-    if (parsed.kind === 'single') {
-      this.dispatch(parsed.item, this.sendJson);
-      return;
-    }
-    this.receiveBatch(parsed.items);
+    if (parsed.kind === 'batch') this.receiveBatch(parsed.items);
+    else this.dispatch(parsed, this.sendJson);
   }
 
   /** JSON-RPC batches exist only in 2025-03-26; `initialize` is never allowed inside one. */
@@ -293,20 +292,15 @@ export class ServerConnection {
       });
       return out instanceof Promise ? out.then(jsonOf) : jsonOf(out);
     }
+    if (this.session) {
+      // The core refuses a second initialize.
+      const out = this.core.handleLegacy(this.session, request, this.legacyEnv);
+      return out instanceof Promise ? out.then(jsonOf) : jsonOf(out);
+    }
     if (request.method === 'initialize') {
-      if (this.session) {
-        return serializeError(id, {
-          code: ErrorCode.InvalidRequest,
-          message: 'Invalid Request: already initialized',
-        });
-      }
       const { session, response } = this.core.openLegacySession(request, this.outbox);
       this.session = session;
       return response.json;
-    }
-    if (this.session) {
-      const out = this.core.handleLegacy(this.session, request, this.legacyEnv);
-      return out instanceof Promise ? out.then(jsonOf) : jsonOf(out);
     }
     // Before initialization, a legacy client may only ping; anything else is a malformed modern request.
     if (request.method === 'ping') return serializeResult(id, '{}');

@@ -407,6 +407,9 @@ export class ServerCore {
     if (last !== undefined && last.method === method) return last.rule;
     let rule = session.methodRules.get(method);
     if (rule === undefined) {
+      // Checked here, on the way to the first lookup, rather than compared on every request.
+      if (method === 'initialize')
+        throw ProtocolError.invalidRequest('Invalid Request: the session is already initialized');
       rule = this.ruleFor(session.revision, method, session.capabilities);
       session.methodRules.set(method, rule);
     }
@@ -654,9 +657,6 @@ export class ServerCore {
     const revision = session.revision;
     let ctx: RequestContext | undefined;
     try {
-      if (request.method === 'initialize') {
-        throw ProtocolError.invalidRequest('Invalid Request: the session is already initialized');
-      }
       // Only asynchronous requests are registered: the map is empty for a client making synchronous calls.
       if (session.inflight.size !== 0 && session.inflight.has(request.id)) {
         throw ProtocolError.invalidRequest(

@@ -7,11 +7,21 @@
  */
 import type { RequestId } from '../protocol/types.js';
 
+/**
+ * Internal: a transport's way to send a message the engine serialized itself, skipping the checks `send` makes
+ * on text from elsewhere. Such a message is JSON.stringify output (pieces of it, joined), so it never holds a raw
+ * line break; the stdio transports scan `send`'s argument for one, and that scan flattens the message (a rope),
+ * a copy that cost more than serializing a small response.
+ */
+export const sendSerialized: unique symbol = Symbol('mcpengine.sendSerialized');
+
 export interface Transport {
   /** Starts delivering inbound messages to `handlers`. Called exactly once, before any `send`. */
   start(handlers: TransportHandlers): void | Promise<void>;
   /** Sends one serialized JSON-RPC message (without a trailing newline). Throws if the transport is closed. */
   send(message: string): void;
+  /** Optional: `send` for a message the engine serialized itself (see `sendSerialized`). */
+  [sendSerialized]?(message: string): void;
   /** Closes the channel. Resolves once the transport has released its resources. Idempotent. */
   close(): Promise<void>;
 }

@@ -1,8 +1,8 @@
-import { annotateProp, ownValue, report, type Ann, type Check, type Ctx } from '../context.js';
+import { annotateProp, ownValue, report, withPredicate, type Ann, type Check, type Ctx } from '../context.js';
 import type { KeywordContext } from '../keyword.js';
 import { escapeToken } from '../pointer.js';
 import { isSchemaObject } from '../vocabulary.js';
-import { leafOk, leafSpec } from './leaf.js';
+import { leafOk, leafSpec, type LeafSpec } from './leaf.js';
 import { compilePattern } from './string.js';
 import { claimedType, typeFailure } from './type.js';
 
@@ -128,7 +128,20 @@ export function compileProperties(cx: KeywordContext, out: Check[]): void {
   const fastEligible = n <= 31 && patterns.length === 0 && !fastNames.includes('__proto__');
   const linear = n <= 8;
 
-  out.push((v, p, c, a) => {
+  // The most common tool input: a handful of typed leaves, no patterns, closed or open. It gets a predicate of
+  // its own, which the validator uses as `is()` when this is the whole schema.
+  const allLeaves =
+    fastEligible &&
+    linear &&
+    requiredOnly.length === 0 &&
+    (additionalFalse || additional === undefined) &&
+    leaves.every((leaf) => leaf !== undefined);
+  const predicate = allLeaves
+    ? leafObject(names, leaves as LeafSpec[], requiredMask, ownsType, additionalFalse)
+    : undefined;
+
+  const check: Check = (v, p, c, a) => {
+    if (predicate !== undefined && c.issues === null && a === null) return predicate(v);
     if (typeof v !== 'object' || v === null || Array.isArray(v))
       return failType === undefined || failType(p, c);
     const obj = v as Record<string, unknown>;
@@ -164,5 +177,39 @@ export function compileProperties(cx: KeywordContext, out: Check[]): void {
       if (additional !== undefined && !additional(x, '', c, null)) return false;
     }
     return (seen & requiredMask) === requiredMask;
-  });
+  };
+  out.push(predicate === undefined ? check : withPredicate(check, predicate));
+}
+
+/**
+ * The fast path above for an object whose declared properties are all leaves: the same answers, without the
+ * branches for what such a schema cannot have (patterns, subschemas, annotations, required-only names).
+ */
+function leafObject(
+  names: readonly string[],
+  leaves: readonly LeafSpec[],
+  requiredMask: number,
+  mustBeObject: boolean,
+  closed: boolean,
+): (value: unknown) => boolean {
+  const n = names.length;
+  return (v) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return !mustBeObject;
+    const obj = v as Record<string, unknown>;
+    let seen = 0;
+    for (const key in obj) {
+      if (!Object.prototype.hasOwnProperty.call(obj, key)) continue;
+      const x = obj[key];
+      if (x === undefined) continue;
+      let i = 0;
+      while (i < n && names[i] !== key) i++;
+      if (i === n) {
+        if (closed) return false;
+        continue;
+      }
+      if (!checkLeaf(leaves[i] as LeafSpec, x)) return false;
+      seen |= 1 << i;
+    }
+    return (seen & requiredMask) === requiredMask;
+  };
 }

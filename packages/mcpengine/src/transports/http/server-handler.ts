@@ -298,7 +298,7 @@ class HttpServerState implements HttpContext {
       return this.legacy.post(request, session, parsed.items, true, auth);
     }
 
-    const item = parsed.item;
+    const item = parsed;
     if (item.kind === 'invalid') {
       return errorResponse(400, item.answerable ? item.id : undefined, item.error);
     }

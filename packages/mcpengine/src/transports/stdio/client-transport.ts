@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Transport, TransportHandlers } from '../transport.js';
 import { childEnvironment } from './environment.js';
 import { LineDecoder } from './line-decoder.js';
-import { LineWriter } from './line-writer.js';
+import { assertOneLine, LineWriter } from './line-writer.js';
 
 export interface StdioClientTransportOptions {
   /** The server executable. Run directly, never through a shell, so arguments need no quoting. */
@@ -184,6 +184,7 @@ export class StdioClientTransport implements Transport {
     if (this.#state === 'closed' || this.#writer === undefined) {
       throw new Error('StdioClientTransport is closed');
     }
+    assertOneLine(message);
     this.#writer.write(message);
   }
 

@@ -1,5 +1,10 @@
 import type { Writable } from 'node:stream';
 
+/** Framing depends on one message per line: a message from outside the engine's serializer is checked. */
+export function assertOneLine(message: string): void {
+  if (message.includes('\n')) throw new TypeError('A stdio message must not contain a newline');
+}
+
 /**
  * Writes newline-delimited messages to a stream, coalescing every message sent in the same event-loop turn
  * into one `write` call. Pipelined load produces bursts of responses (one per request in a read chunk, each
@@ -29,13 +34,11 @@ export class LineWriter {
     output.on('error', this.#handleError);
   }
 
+  /** Queues one message, which must not contain a newline (framing depends on it; callers check). */
   write(message: string): void {
-    // Framing depends on it; JSON.stringify never emits a raw newline, so this is a guard against misuse.
-    // Scanning for one byte costs ~1% of serializing the message, so it stays on in production.
-    if (message.includes('\n')) throw new TypeError('A stdio message must not contain a newline');
     if (this.#ended) throw new Error('Cannot write: the stream has been ended');
-    this.#pending += message;
-    this.#pending += '\n';
+    // One store into this long-lived object: each one costs a write barrier.
+    this.#pending += message + '\n';
     if (!this.#scheduled && !this.#blocked) {
       this.#scheduled = true;
       setImmediate(this.#flush);

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
-import type { Transport, TransportHandlers } from '../transport.js';
+import { sendSerialized, type Transport, type TransportHandlers } from '../transport.js';
 import { LineDecoder } from './line-decoder.js';
-import { LineWriter } from './line-writer.js';
+import { assertOneLine, LineWriter } from './line-writer.js';
 
 export interface StdioServerTransportOptions {
   /** Where messages arrive. Default: `process.stdin`. */
@@ -61,6 +61,11 @@ export class StdioServerTransport implements Transport {
   }
 
   send(message: string): void {
+    assertOneLine(message);
+    this[sendSerialized](message);
+  }
+
+  [sendSerialized](message: string): void {
     if (this.#writer === undefined) throw new Error('StdioServerTransport has not been started');
     if (this.#closed) throw new Error('StdioServerTransport is closed');
     this.#writer.write(message);
