@@ -3,6 +3,7 @@
  * matching, the HTTP response parser, option parsing and target checks. They keep the suite from rotting.
  */
 import { describe, expect, it } from 'vitest';
+import { nodeCommand, parseCpuList } from './driver/cpus.js';
 import { HttpResponse, ResponseParser } from './driver/http-client.js';
 import { InflightTable, WindowStats } from './driver/load-stats.js';
 import { fastResponseId, LineSplitter, looksSuccessful, messageFromBody } from './driver/responses.js';
@@ -170,6 +171,27 @@ describe('large responses', () => {
   });
 });
 
+describe('core pinning', () => {
+  it('reads kernel CPU lists', () => {
+    expect(parseCpuList('0-1')).toEqual([0, 1]);
+    expect(parseCpuList('0,2-4,7\n')).toEqual([0, 2, 3, 4, 7]);
+    expect(parseCpuList('3')).toEqual([3]);
+    expect(parseCpuList('')).toEqual([]);
+    expect(parseCpuList('0-x')).toEqual([]);
+  });
+
+  it('wraps a Node program in taskset only when given a core', () => {
+    expect(nodeCommand(['a.js', 'stdio'], undefined)).toEqual({
+      file: process.execPath,
+      args: ['a.js', 'stdio'],
+    });
+    expect(nodeCommand(['a.js'], 1)).toEqual({
+      file: 'taskset',
+      args: ['-c', '1', process.execPath, 'a.js'],
+    });
+  });
+});
+
 describe('options and targets', () => {
   it('parses options', () => {
     const parsed = parseArgs(['--quick', '--json', 'out.json', '--only', 'stdio-64, leak']);
@@ -179,6 +201,9 @@ describe('options and targets', () => {
     expect(parsed.settings.runs).toBe(1);
     expect(parsed.settings.json).toBe('out.json');
     expect(parsed.settings.only).toEqual(['stdio-64', 'leak']);
+    expect(parsed.settings.pin).toBe(true);
+    const unpinned = parseArgs(['--no-pin']);
+    expect(unpinned.kind === 'run' && unpinned.settings.pin).toBe(false);
     expect(() => parseArgs(['--runs', '0'])).toThrow(/positive integer/);
     expect(() => parseArgs(['--bogus'])).toThrow(/unknown option/);
   });

@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import type { Job, JobResult } from './driver/worker.js';
 import type { HeapSnapshot } from './driver/stdio-load.js';
 import type { HttpEndpoint } from './driver/http-load.js';
+import { nodeCommand } from './driver/cpus.js';
 import { captureStderr, stopProcess } from './driver/proc.js';
 import { WORKER } from './implementations.js';
 
@@ -18,8 +19,15 @@ export class Driver {
   readonly #ready: Promise<void>;
   #pending: { resolve(result: JobResult): void; reject(error: Error): void } | undefined;
 
-  constructor() {
-    this.#child = fork(WORKER, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  /** `cpu`: the core to pin the driver to (see cpus.ts). */
+  constructor(cpu?: number) {
+    // fork() runs `execPath execArgv… WORKER`: with taskset as execPath, Node is exec'd pinned, IPC intact.
+    const pinned = nodeCommand(process.execArgv, cpu);
+    this.#child = fork(WORKER, [], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      execPath: pinned.file,
+      execArgv: pinned.args,
+    });
     this.#ready = new Promise((resolve, reject) => {
       this.#child.once('error', reject);
       this.#child.on('message', (reply: Reply) => {
@@ -72,12 +80,13 @@ export class HttpServerProcess {
 
   static async start(
     args: string[],
-    options: { nodeOptions?: string[]; ipc?: boolean } = {},
+    options: { nodeOptions?: string[]; ipc?: boolean; cpu?: number } = {},
   ): Promise<HttpServerProcess> {
     const stdio: ('pipe' | 'ignore' | 'ipc')[] = options.ipc
       ? ['ignore', 'pipe', 'pipe', 'ipc']
       : ['ignore', 'pipe', 'pipe'];
-    const child = spawn(process.execPath, [...(options.nodeOptions ?? []), ...args], { stdio });
+    const command = nodeCommand([...(options.nodeOptions ?? []), ...args], options.cpu);
+    const child = spawn(command.file, command.args, { stdio });
     const stderr = captureStderr(child);
     const port = await new Promise<number>((resolve, reject) => {
       const lines = createInterface({ input: child.stdout! });

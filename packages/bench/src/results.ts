@@ -58,6 +58,8 @@ export interface BenchResults {
     durationMs: number;
     versions: Record<string, string>;
     httpClient: string;
+    /** The cores the driver and the servers were pinned to; absent when the run was not pinned. */
+    pinned?: { driver: number; server: number };
   };
   scenarios: ScenarioResult[];
   targets: TargetResult[];

@@ -1,6 +1,7 @@
 /**
  * Command-line options and the run settings derived from them.
  */
+import type { CpuPlan } from './driver/cpus.js';
 import type { HttpClientKind } from './driver/http-load.js';
 
 export interface Settings {
@@ -19,6 +20,10 @@ export interface Settings {
   /** Scenario ids to run (all when empty). */
   only: string[];
   json: string | undefined;
+  /** Pin the driver and the servers to a core each, where the machine allows (`--no-pin` turns it off). */
+  pin: boolean;
+  /** The cores in use when pinned; set by the suite once it has looked at the machine. */
+  cpus?: CpuPlan | undefined;
 }
 
 export const USAGE = `Usage: npm run bench -- [options]
@@ -30,6 +35,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --warmup <ms>      warm-up before each window (default 2000; quick 200)
   --only <ids>       comma-separated scenario ids (see --list)
   --http-client <c>  raw (default: raw sockets) or agent (node:http keep-alive Agent)
+  --no-pin           do not pin the load driver and the server to a core each (Linux taskset)
   --list             list the scenarios and exit
   --help             this text
 `;
@@ -58,6 +64,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     coldStartRuns: quick ? 3 : 10,
     only: [],
     json: undefined,
+    pin: true,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -68,6 +75,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     };
     switch (arg) {
       case '--quick':
+        break;
+      case '--no-pin':
+        settings.pin = false;
         break;
       case '--help':
       case '-h':

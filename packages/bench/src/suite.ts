@@ -4,6 +4,7 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { planCpus } from './driver/cpus.js';
 import { Driver } from './orchestrator.js';
 import { formatBytes, formatRatio, scenarioTable, textTable } from './report/format.js';
 import type { BenchResults, ScenarioResult } from './results.js';
@@ -68,6 +69,7 @@ export async function runSuite(settings: Settings, argv: readonly string[]): Pro
       ? `npm run bench${args === '' ? '' : ` --${args}`}`
       : `node packages/bench/dist/main.js${args}`;
   const cpuList = cpus();
+  settings.cpus = settings.pin ? planCpus() : undefined;
   const results: BenchResults = {
     meta: {
       command,
@@ -89,6 +91,7 @@ export async function runSuite(settings: Settings, argv: readonly string[]): Pro
         zod: versionOf('zod'),
       },
       httpClient: settings.httpClient,
+      ...(settings.cpus ? { pinned: { ...settings.cpus } } : {}),
     },
     scenarios: [],
     targets: [],
@@ -106,7 +109,11 @@ export async function runSuite(settings: Settings, argv: readonly string[]): Pro
       .map(([name, version]) => `${name} ${version}`)
       .join(', ')}`,
   );
-  print('Servers run in their own processes; the load driver runs in another.');
+  print(
+    settings.cpus
+      ? `Servers run in their own processes, pinned to CPU ${settings.cpus.server}; the load driver runs in another, pinned to CPU ${settings.cpus.driver}.`
+      : `Servers run in their own processes; the load driver runs in another (not pinned${settings.pin ? ': needs Linux, two CPUs and taskset' : ''}).`,
+  );
   if (settings.quick) {
     print(
       'Quick run: a smoke test of the suite. Windows are too short for the JIT to settle; do not quote these numbers.',
@@ -114,7 +121,7 @@ export async function runSuite(settings: Settings, argv: readonly string[]): Pro
   }
 
   const log = (line: string) => print(line);
-  const driver = new Driver();
+  const driver = new Driver(settings.cpus?.driver);
   const add = (scenario: ScenarioResult) => {
     results.scenarios.push(scenario);
     printScenario(scenario);

@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
+import { nodeCommand } from './cpus.js';
 import { captureStderr, ownCpuMs, processCpuMs, stopProcess } from './proc.js';
 import {
   InflightTable,
@@ -28,6 +29,8 @@ export interface ServerCommand {
   nodeOptions?: string[];
   /** Open an IPC channel (for heap probes). */
   ipc?: boolean;
+  /** The core to pin the server to (see cpus.ts). */
+  cpu?: number;
 }
 
 /** A request body with a slot for the id: `prefix + id + suffix`. */
@@ -76,7 +79,8 @@ export class StdioServer {
     const stdio: ('pipe' | 'ipc')[] = command.ipc
       ? ['pipe', 'pipe', 'pipe', 'ipc']
       : ['pipe', 'pipe', 'pipe'];
-    this.child = spawn(process.execPath, [...(command.nodeOptions ?? []), ...command.args], { stdio });
+    const { file, args } = nodeCommand([...(command.nodeOptions ?? []), ...command.args], command.cpu);
+    this.child = spawn(file, args, { stdio });
     this.#stderr = captureStderr(this.child);
     this.child.stdout!.setEncoding('utf8');
     this.child.stdout!.on('data', (chunk: string) => this.#receive(chunk));

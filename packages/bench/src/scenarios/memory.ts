@@ -19,7 +19,11 @@ async function sessionsOnce(
   settings: Settings,
   driver: Driver,
 ): Promise<{ perSession: number; before: HeapSnapshot; after: HeapSnapshot }> {
-  const server = await HttpServerProcess.start(serverProgram(impl, 'http'), { nodeOptions: GC, ipc: true });
+  const server = await HttpServerProcess.start(serverProgram(impl, 'http'), {
+    nodeOptions: GC,
+    ipc: true,
+    cpu: settings.cpus?.server,
+  });
   try {
     await driver.run({
       kind: 'http-sessions',
@@ -93,7 +97,11 @@ export async function runIdleSessions(
 }
 
 async function leakOverHttp(impl: ImplId, settings: Settings, driver: Driver): Promise<LeakPoint[]> {
-  const server = await HttpServerProcess.start(serverProgram(impl, 'http'), { nodeOptions: GC, ipc: true });
+  const server = await HttpServerProcess.start(serverProgram(impl, 'http'), {
+    nodeOptions: GC,
+    ipc: true,
+    cpu: settings.cpus?.server,
+  });
   try {
     const points: LeakPoint[] = [];
     let done = 0;
@@ -153,7 +161,7 @@ export async function runLeakCheck(
         v.transport === 'stdio'
           ? await driver.run<LeakPoint[]>({
               kind: 'stdio-leak',
-              server: { args: serverProgram(v.impl, 'stdio'), nodeOptions: GC },
+              server: { args: serverProgram(v.impl, 'stdio'), nodeOptions: GC, cpu: settings.cpus?.server },
               checkpoints: [settings.leakBaseline, settings.leakCalls],
               inflight: 64,
             })

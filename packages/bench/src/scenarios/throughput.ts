@@ -62,7 +62,7 @@ async function runOnce(
   if (spec.transport === 'stdio') {
     return driver.run<LoadResult>({
       kind: 'stdio-load',
-      server: { args: program },
+      server: { args: program, cpu: settings.cpus?.server },
       era: v.era,
       workload: spec.workload,
       inflight: spec.inflight ?? 1,
@@ -70,7 +70,7 @@ async function runOnce(
       durationMs: settings.durationMs,
     });
   }
-  const server = await HttpServerProcess.start(program);
+  const server = await HttpServerProcess.start(program, { cpu: settings.cpus?.server });
   try {
     return await driver.run<LoadResult>({
       kind: 'http-load',
