@@ -85,6 +85,16 @@ function instances(): unknown[] {
     { a: 'abc', list: [1, 'x'] },
     { a: 'abc', n: 3 },
     { a: 'abc', n: 'x' },
+    // Keys out of the declared order (the predicate tries the next declared name first).
+    { b: 1, a: 'abc' },
+    { b: 1, a: 'a' },
+    { c: true, a: 'abc', b: 1 },
+    { a: 'abc', c: true, b: 1 },
+    { a: 'abc', c: 'yes', b: 1 },
+    { e: null, d: 1, c: true, b: 1, a: 'ab' },
+    { a: 'abc', extra: 1, b: 1 },
+    { b: 1, extra: 1 },
+    { n: 3, a: 'abc' },
     proto,
     Object.create({ a: 'inherited' }) as unknown,
   ];

@@ -55,6 +55,8 @@ import {
   METHOD_HANDLERS,
   type Call,
   type ListenHooks,
+  type MethodHandler,
+  type ResolvedMethod,
   type MethodSettings,
   type Outcome,
 } from './methods.js';
@@ -236,15 +238,15 @@ export class ServerCore {
       const checked = this.modernRevisionOf(request.params);
       revision = checked.revision;
       const meta = checked.meta;
-      const rule = this.ruleFor(revision, request.method);
       const definition = this.definition;
+      const { rule, handler, salientParams } = this.modernMethodFor(definition, revision, request.method);
 
       let input: ModernInput | undefined;
       let state: JsonObject | undefined;
       if (rule.inputRequired) {
         const responses = readInputResponses(params);
         // The digest is needed only to open or seal a requestState; most requests do neither.
-        const snapshot = bindingSnapshot(pick(params, SALIENT_PARAMS[request.method] ?? []));
+        const snapshot = bindingSnapshot(pick(params, salientParams));
         let bound: { digest: string; principal: string } | undefined;
         const binding = () =>
           (bound ??= {
@@ -304,7 +306,7 @@ export class ServerCore {
         (call as { listen?: ListenHooks }).listen = this.listenHooks(request.id, env.outbox, ctx);
       }
 
-      const running = this.run(call);
+      const running = handler(call);
       // Answered at once: a synchronous answer wins over any input the handler asked for meanwhile.
       if (!isPromiseLike(running)) return this.modernResponse(request, ctx, running, rule, definition, input);
       handedOff = true;
@@ -398,32 +400,59 @@ export class ServerCore {
   }
 
   /**
-   * `ruleFor` for a legacy session, remembered per session: its revision and capabilities are fixed at
-   * `initialize`, so each method is looked up once per session, not once per request.
+   * `ruleFor` and the handler for a legacy session, remembered per session: its revision and capabilities are
+   * fixed at `initialize`, so each method is looked up once per session, not once per request.
    */
-  private legacyRuleFor(session: LegacySession, method: string): ClientMethodRule {
+  private legacyMethodFor(session: LegacySession, name: string): ResolvedMethod {
     // A client mostly repeats one method (a run of tools/call): check the last one before the map.
-    const last = session.lastRule;
-    if (last !== undefined && last.method === method) return last.rule;
-    let rule = session.methodRules.get(method);
-    if (rule === undefined) {
+    const last = session.lastMethod;
+    if (last !== undefined && last.name === name) return last;
+    let method = session.methods.get(name);
+    if (method === undefined) {
       // Checked here, on the way to the first lookup, rather than compared on every request.
-      if (method === 'initialize')
+      if (name === 'initialize')
         throw ProtocolError.invalidRequest('Invalid Request: the session is already initialized');
-      rule = this.ruleFor(session.revision, method, session.capabilities);
-      session.methodRules.set(method, rule);
+      const rule = this.ruleFor(session.revision, name, session.capabilities);
+      const handler = METHOD_HANDLERS[name];
+      // ruleFor admits only methods with a handler here (`server/discover` is not a legacy method).
+      if (!handler) throw ProtocolError.methodNotFound(name);
+      method = { name, rule, handler, salientParams: SALIENT_PARAMS[name] ?? [] };
+      session.methods.set(name, method);
     }
-    session.lastRule = { method, rule };
-    return rule;
+    session.lastMethod = method;
+    return method;
   }
 
-  /** Runs the method's handler; synchronous exceptions propagate to the caller, as rejections would. */
-  private run(call: Call): Outcome | Promise<Outcome> {
-    if (call.method === 'server/discover') return this.discover(call.revision);
-    const handler = METHOD_HANDLERS[call.method];
-    if (!handler) throw ProtocolError.methodNotFound(call.method);
-    return handler(call);
+  /**
+   * `ruleFor` and the handler of a modern method, remembered per definition and revision: a request names its
+   * method as a fresh string, and looking that up as a property key costs a string-table probe every time (more
+   * than the rest of the dispatch), where a `Map` only hashes it. Only methods that exist are remembered.
+   */
+  private modernMethodFor(
+    definition: ServerDefinition,
+    revision: RevisionSpec,
+    name: string,
+  ): ResolvedMethod {
+    let perRevision = this.modernMethods.get(definition);
+    if (!perRevision) this.modernMethods.set(definition, (perRevision = new Map()));
+    let methods = perRevision.get(revision);
+    if (!methods) perRevision.set(revision, (methods = new Map()));
+    let method = methods.get(name);
+    if (method === undefined) {
+      const rule = this.ruleFor(revision, name, capabilitiesFor(definition, revision));
+      const handler: MethodHandler | undefined =
+        name === 'server/discover' ? (call) => this.discover(call.revision) : METHOD_HANDLERS[name];
+      if (!handler) throw ProtocolError.methodNotFound(name);
+      method = { name, rule, handler, salientParams: SALIENT_PARAMS[name] ?? [] };
+      methods.set(name, method);
+    }
+    return method;
   }
+
+  private readonly modernMethods = new WeakMap<
+    ServerDefinition,
+    Map<RevisionSpec, Map<string, ResolvedMethod>>
+  >();
 
   private discover(revision: RevisionSpec): Outcome {
     const definition = this.definition;
@@ -663,7 +692,7 @@ export class ServerCore {
           `Invalid Request: request id ${JSON.stringify(request.id)} is already in use`,
         );
       }
-      this.legacyRuleFor(session, request.method);
+      const { handler } = this.legacyMethodFor(session, request.method);
       const definition = this.definition;
       const params = request.params ?? {};
       const io = session.ioFor(env.outbox, this.settings.inputTimeoutMs);
@@ -691,7 +720,7 @@ export class ServerCore {
         session,
         legacy: io,
       };
-      const outcome = this.run(call);
+      const outcome = handler(call);
       if (isPromiseLike(outcome)) return this.settleLegacy(session, request, ctx, env, outcome);
       const response = this.legacyResponse(request.id, ctx, outcome);
       ctx._finish();

@@ -4,7 +4,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { serializeNotification } from '../protocol/jsonrpc.js';
-import type { ClientMethodRule, RevisionSpec } from '../protocol/revisions.js';
+import type { RevisionSpec } from '../protocol/revisions.js';
 import type {
   InputRequest,
   InputResponse,
@@ -17,6 +17,7 @@ import { OutgoingRequests, type RequestOptions } from '../rpc/outgoing.js';
 import { CLOSED_OUTBOX, type Outbox } from '../rpc/outbox.js';
 import type { LegacySubscriber, ListKind } from './broadcast.js';
 import type { ClientIdentity, InputOptions, RequestContext, RequestIO } from './context.js';
+import type { ResolvedMethod } from './methods.js';
 import { checkInputResponse, requireCapability } from './input.js';
 
 export class LegacySession implements LegacySubscriber {
@@ -32,10 +33,10 @@ export class LegacySession implements LegacySubscriber {
   readonly resourceSubscriptions = new Set<string>();
   /** Server→client requests (sampling, elicitation, roots, ping) awaiting answers. */
   readonly outgoing = new OutgoingRequests();
-  /** The rule of each method this session has called (revision and capabilities are fixed for its lifetime). */
-  readonly methodRules = new Map<string, ClientMethodRule>();
-  /** The entry of `methodRules` used last. */
-  lastRule: { readonly method: string; readonly rule: ClientMethodRule } | undefined;
+  /** Each method this session has called, checked once (revision and capabilities are fixed for its lifetime). */
+  readonly methods = new Map<string, ResolvedMethod>();
+  /** The entry of `methods` used last. */
+  lastMethod: ResolvedMethod | undefined;
   /** Client requests still running after their handler returned (asynchronous ones), for cancellation. */
   readonly inflight = new Map<RequestId, RequestContext>();
   /** Where unrelated notifications and requests go (stdout, or the HTTP standalone stream). */

@@ -4,7 +4,7 @@
  */
 import { ProtocolError } from '../protocol/errors.js';
 import { isLoggingLevel, missingCapabilityError } from '../protocol/meta.js';
-import type { RevisionSpec } from '../protocol/revisions.js';
+import type { ClientMethodRule, RevisionSpec } from '../protocol/revisions.js';
 import type {
   CacheScope,
   LoggingLevel,
@@ -86,6 +86,17 @@ export interface ListenHooks {
 export type Outcome = JsonObject | RawResult | null;
 
 export type MethodHandler = (call: Call) => Outcome | Promise<Outcome>;
+
+/**
+ * A method resolved once for a legacy session or a (definition, revision) pair: its rule, its handler, and the
+ * params that bind a modern `requestState` to the request.
+ */
+export interface ResolvedMethod {
+  readonly name: string;
+  readonly rule: ClientMethodRule;
+  readonly handler: MethodHandler;
+  readonly salientParams: readonly string[];
+}
 
 function isInputRequired(value: unknown): boolean {
   return typeof value === 'object' && value !== null && (value as JsonObject).resultType === 'input_required';
