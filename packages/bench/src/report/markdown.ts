@@ -14,7 +14,10 @@ export function renderResultsMarkdown(results: BenchResults, chartPath: string |
   lines.push('');
   lines.push(
     `Measured ${meta.date.slice(0, 16).replace('T', ' ')} UTC on Node ${meta.node} (${meta.platform}/${meta.arch}), ${meta.cpus} CPUs (${meta.cpuModel}); ` +
-      `${meta.runs} run(s) per implementation, ${meta.warmupMs} ms warm-up + ${meta.durationMs} ms measured per run; medians. ` +
+      `${meta.runs} run(s) per implementation, ${meta.warmupMs} ms warm-up + ${meta.durationMs} ms measured per run; medians; ` +
+      (meta.pinned
+        ? `driver pinned to CPU ${meta.pinned.driver}, servers to CPU ${meta.pinned.server}. `
+        : 'driver and servers not pinned to cores. ') +
       `Versions: ${Object.entries(meta.versions)
         .map(([name, version]) => `${name} ${version}`)
         .join(', ')}.`,
