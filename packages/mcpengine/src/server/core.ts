@@ -32,6 +32,7 @@ import type {
   LoggingLevel,
   ProgressParams,
   RequestId,
+  ServerCapabilities,
   SubscriptionFilter,
 } from '../protocol/types.js';
 import { RequestAbortedError } from '../protocol/errors.js';
@@ -384,24 +385,34 @@ export class ServerCore {
     return { json: serializeResult(request.id, this.finishModern(outcome, rule, definition)) };
   }
 
-  /** The per-request rule, or -32601 when the revision or the server's capabilities do not offer the method. */
-  private ruleFor(
+  /**
+   * A method as this server serves it at `revision`: its rule, its handler and the params that bind a
+   * `requestState`; -32601 when the revision or the server's capabilities do not offer it. The tables are
+   * read as own properties only: a method named `toString` or `__proto__` is unknown, not Object.prototype's.
+   */
+  private resolveMethod(
     revision: RevisionSpec,
-    method: string,
-    capabilities = capabilitiesFor(this.definition, revision),
-  ): ClientMethodRule {
-    const rule = revision.clientRequests[method];
-    if (!rule || (!METHOD_HANDLERS[method] && method !== 'initialize' && method !== 'server/discover')) {
-      throw ProtocolError.methodNotFound(method);
-    }
-    if (rule.capability && !hasCapability(capabilities, rule.capability))
-      throw ProtocolError.methodNotFound(method);
-    return rule;
+    name: string,
+    capabilities: ServerCapabilities,
+  ): ResolvedMethod {
+    const rule = Object.hasOwn(revision.clientRequests, name) ? revision.clientRequests[name] : undefined;
+    const handler =
+      name === 'server/discover'
+        ? this.discoverHandler
+        : Object.hasOwn(METHOD_HANDLERS, name)
+          ? METHOD_HANDLERS[name]
+          : undefined;
+    if (!rule || !handler || (rule.capability && !hasCapability(capabilities, rule.capability)))
+      throw ProtocolError.methodNotFound(name);
+    const salientParams = Object.hasOwn(SALIENT_PARAMS, name) ? SALIENT_PARAMS[name]! : [];
+    return { name, rule, handler, salientParams };
   }
 
+  private readonly discoverHandler: MethodHandler = (call) => this.discover(call.revision);
+
   /**
-   * `ruleFor` and the handler for a legacy session, remembered per session: its revision and capabilities are
-   * fixed at `initialize`, so each method is looked up once per session, not once per request.
+   * `resolveMethod` for a legacy session, remembered per session: its revision and capabilities are fixed at
+   * `initialize`, so each method is resolved once per session, not once per request.
    */
   private legacyMethodFor(session: LegacySession, name: string): ResolvedMethod {
     // A client mostly repeats one method (a run of tools/call): check the last one before the map.
@@ -412,11 +423,7 @@ export class ServerCore {
       // Checked here, on the way to the first lookup, rather than compared on every request.
       if (name === 'initialize')
         throw ProtocolError.invalidRequest('Invalid Request: the session is already initialized');
-      const rule = this.ruleFor(session.revision, name, session.capabilities);
-      const handler = METHOD_HANDLERS[name];
-      // ruleFor admits only methods with a handler here (`server/discover` is not a legacy method).
-      if (!handler) throw ProtocolError.methodNotFound(name);
-      method = { name, rule, handler, salientParams: SALIENT_PARAMS[name] ?? [] };
+      method = this.resolveMethod(session.revision, name, session.capabilities);
       session.methods.set(name, method);
     }
     session.lastMethod = method;
@@ -424,9 +431,9 @@ export class ServerCore {
   }
 
   /**
-   * `ruleFor` and the handler of a modern method, remembered per definition and revision: a request names its
-   * method as a fresh string, and looking that up as a property key costs a string-table probe every time (more
-   * than the rest of the dispatch), where a `Map` only hashes it. Only methods that exist are remembered.
+   * `resolveMethod` for the modern era, remembered per definition and revision: a request names its method as
+   * a fresh string, and looking that up as a property key costs a string-table probe every time (more than the
+   * rest of the dispatch), where a `Map` only hashes it. Only methods that exist are remembered.
    */
   private modernMethodFor(
     definition: ServerDefinition,
@@ -439,11 +446,7 @@ export class ServerCore {
     if (!methods) perRevision.set(revision, (methods = new Map()));
     let method = methods.get(name);
     if (method === undefined) {
-      const rule = this.ruleFor(revision, name, capabilitiesFor(definition, revision));
-      const handler: MethodHandler | undefined =
-        name === 'server/discover' ? (call) => this.discover(call.revision) : METHOD_HANDLERS[name];
-      if (!handler) throw ProtocolError.methodNotFound(name);
-      method = { name, rule, handler, salientParams: SALIENT_PARAMS[name] ?? [] };
+      method = this.resolveMethod(revision, name, capabilitiesFor(definition, revision));
       methods.set(name, method);
     }
     return method;

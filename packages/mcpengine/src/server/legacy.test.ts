@@ -69,6 +69,22 @@ describe('legacy lifecycle', () => {
     expect((await peer.request(2, 'tasks/list')).error.code).toBe(-32601);
     expect((await peer.request(3, 'no/such/method')).error.code).toBe(-32601);
   });
+
+  it("answers -32601 for methods named after Object.prototype's members", async () => {
+    const peer = await RawPeer.open(createTestServer());
+    await initializeRaw(peer);
+    for (const [i, method] of [
+      'toString',
+      'constructor',
+      'hasOwnProperty',
+      '__proto__',
+      'valueOf',
+    ].entries()) {
+      const response = await peer.request(10 + i, method, {});
+      expect(response.result).toBeUndefined();
+      expect(response.error).toEqual({ code: -32601, message: `Method not found: ${method}` });
+    }
+  });
 });
 
 describe('legacy tools', () => {
@@ -273,6 +289,14 @@ describe('legacy resources, prompts, completion', () => {
       argument: { name: 'id', value: 'b' },
     });
     expect(template.result.completion).toEqual({ values: ['beta'] });
+    // An argument named after an Object.prototype member has no completer (it is not `Object` itself).
+    for (const [i, name] of ['constructor', 'toString', '__proto__'].entries()) {
+      const inherited = await peer.request(3 + i, 'completion/complete', {
+        ref: { type: 'ref/resource', uri: 'test://items/{id}' },
+        argument: { name, value: 'b' },
+      });
+      expect(inherited.result.completion).toEqual({ values: [] });
+    }
   });
 });
 

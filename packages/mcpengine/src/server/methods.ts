@@ -314,7 +314,10 @@ async function complete(call: Call): Promise<Outcome> {
       if (call.definition.resourcesByUri.has(uri)) return EMPTY_COMPLETION as unknown as JsonObject;
       throw ProtocolError.invalidParams(`Unknown resource template: ${uri}`);
     }
-    completer = template.config.complete?.[argument.name];
+    const completers = template.config.complete;
+    // Own properties only: an argument named `constructor` has no completer.
+    completer =
+      completers && Object.hasOwn(completers, argument.name) ? completers[argument.name] : undefined;
   } else {
     throw ProtocolError.invalidParams('Invalid params: "ref.type" must be "ref/prompt" or "ref/resource"');
   }

@@ -73,6 +73,15 @@ describe('modern request envelope', () => {
     }
   });
 
+  it("answers -32601 for methods named after Object.prototype's members", async () => {
+    const peer = await RawPeer.open(createTestServer());
+    for (const [i, method] of ['toString', 'constructor', 'hasOwnProperty', '__proto__'].entries()) {
+      const response = await peer.request(i, method, modernParams());
+      expect(response.result).toBeUndefined();
+      expect(response.error.code).toBe(-32601);
+    }
+  });
+
   it('adds resultType, cache hints and serverInfo to results', async () => {
     const peer = await RawPeer.open(createTestServer());
     const list = await peer.request(1, 'tools/list', modernParams());
