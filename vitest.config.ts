@@ -9,7 +9,13 @@ export default defineConfig({
   resolve: { conditions: [SOURCE, ...defaultClientConditions] },
   ssr: { resolve: { conditions: [SOURCE, ...defaultServerConditions], externalConditions: [SOURCE] } },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'servers/*/src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: [
+      'packages/*/src/**/*.test.ts',
+      'servers/*/src/**/*.test.ts',
+      'clients/*/src/**/*.test.ts',
+      'examples/src/**/*.test.ts',
+      'test/**/*.test.ts',
+    ],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -1,7 +1,7 @@
 /**
  * The official conformance suite's `auth/*` client scenarios, one at a time (single-scenario mode: warnings,
  * timeouts and a non-zero client exit fail a scenario), against the everything client
- * (`servers/everything/dist/conformance-client.js`; build first).
+ * (`clients/conformance/dist/client.js`; build first).
  *
  * Each run also names the checks that must be SUCCESS (the "must decline" scenarios are green for any client
  * that stops after reaching the step, conformance notes §6.2.5; the client itself exits 0 only when it stopped

@@ -1,6 +1,6 @@
 /**
  * The official conformance suite's two authorization-server scenarios against our development authorization
- * server (`mcpengine/auth/dev-server`), unattended: the server auto-approves, and the test plays the browser —
+ * server (`@mcpengine/dev-auth`), unattended: the server auto-approves, and the test plays the browser —
  * it reads the authorization URL the suite prints, GETs it, and follows the redirect to the suite's callback
  * listener. `conformance authorization --url <issuer>` runs both scenarios in order (the second needs the
  * metadata the first found, so it is never run alone).
@@ -10,7 +10,7 @@ import { once } from 'node:events';
 import { mkdtemp, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDevAuthServer, type RunningDevAuthServer } from 'mcpengine/auth/dev-server';
+import { startDevAuthServer, type RunningDevAuthServer } from '@mcpengine/dev-auth';
 import { freePort } from '../free-port.js';
 import { NODE22, readChecks, requireFiles, ROOT, scratchFolder, SUITE, type Check } from './runner.js';
 

@@ -1,7 +1,7 @@
 /**
  * The official conformance suite's client scenarios, run one at a time (single-scenario mode, where warnings,
  * timeouts and a non-zero client exit fail the scenario) against the everything client
- * (`servers/everything/dist/conformance-client.js`; build first).
+ * (`clients/conformance/dist/client.js`; build first).
  *
  * Beyond the suite's verdict, each run names the checks that must be SUCCESS: several scenarios pass a client
  * that does nothing (conformance notes §6.2), so "no FAILURE" alone proves little.

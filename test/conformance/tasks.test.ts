@@ -10,7 +10,7 @@
  * are not compared, the 2025-11-25 dialect is not exercised at all), our own client follows over the same
  * HTTP server, in both eras, with every message schema-checked.
  */
-import { tapTransport, WireTap } from '@mcpengine/testing';
+import { tapTransport, WireTap } from '@mcpengine/oracle';
 import { Client, RequestAbortedError, type ClientOptions } from 'mcpengine/client';
 import { createHttpTransport } from 'mcpengine/http';
 import type { ElicitResult, Revision } from 'mcpengine/protocol';

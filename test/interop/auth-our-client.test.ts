@@ -6,17 +6,21 @@
  * ways is validated by the WireTap.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WireTap, tapTransport } from '@mcpengine/testing';
+import { WireTap, tapTransport } from '@mcpengine/oracle';
 import { FileAuthStore, OAuthClient, type AuthStore } from 'mcpengine/auth';
-import { startDevAuthServer, type RunningDevAuthServer } from 'mcpengine/auth/dev-server';
+import { startDevAuthServer, type RunningDevAuthServer } from '@mcpengine/dev-auth';
 import { Client } from 'mcpengine/client';
 import { createHttpTransport, type FetchLike } from 'mcpengine/http';
-import { NOTES_READ, NOTES_WRITE, serveProtected, type ProtectedServing } from '@mcpengine/server-everything';
+import {
+  NOTES_READ,
+  NOTES_WRITE,
+  serveProtected,
+  type ProtectedServing,
+} from '@mcpengine/examples/protected-notes';
 
 let authorization: RunningDevAuthServer;
 let serving: ProtectedServing;
@@ -207,45 +211,42 @@ describe('the resource server refuses', () => {
   });
 });
 
-const PROTECTED_MAIN = resolve(import.meta.dirname, '../../servers/everything/dist/protected-main.js');
+const PROTECTED_MAIN = resolve(import.meta.dirname, '../../examples/dist/protected-notes-main.js');
 
 describe('the protected example from the command line', () => {
-  it.skipIf(!existsSync(PROTECTED_MAIN))(
-    'starts with its authorization server, and our client gets in',
-    async () => {
-      const child = spawn(process.execPath, [PROTECTED_MAIN, '--port', '0', '--auth-port', '0'], {
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
-      try {
-        const url = await new Promise<string>((done, fail) => {
-          let err = '';
-          child.stderr!.on('data', (chunk: Buffer) => {
-            err += chunk.toString();
-            const match = /Protected MCP server:\s+(\S+)/.exec(err);
-            if (match && err.includes('Authorization server:')) done(match[1]!);
-          });
-          child.once('exit', (code) => fail(new Error(`exited ${code}: ${err}`)));
+  it('starts with its authorization server, and our client gets in', async () => {
+    const child = spawn(process.execPath, [PROTECTED_MAIN, '--port', '0', '--auth-port', '0'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    try {
+      const url = await new Promise<string>((done, fail) => {
+        let err = '';
+        child.stderr!.on('data', (chunk: Buffer) => {
+          err += chunk.toString();
+          const match = /Protected MCP server:\s+(\S+)/.exec(err);
+          if (match && err.includes('Authorization server:')) done(match[1]!);
         });
-        const oauth = new OAuthClient({ redirectUri: 'http://127.0.0.1:1/callback', authorize: browse });
-        const tap = new WireTap();
-        const client = new Client({ name: 'cli-check', version: '0.1.0' });
-        await client.connect(
-          tapTransport(createHttpTransport(url, { auth: oauth, standaloneStream: false }), tap, 'client'),
-          {
-            revision: '2026-07-28',
-          },
-        );
-        try {
-          expect((await client.callTool({ name: 'whoami', arguments: {} })).structuredContent).toMatchObject({
-            subject: 'dev-user',
-          });
-        } finally {
-          await client.close();
-        }
-        tap.assertClean();
+        child.once('exit', (code) => fail(new Error(`exited ${code}: ${err}`)));
+      });
+      const oauth = new OAuthClient({ redirectUri: 'http://127.0.0.1:1/callback', authorize: browse });
+      const tap = new WireTap();
+      const client = new Client({ name: 'cli-check', version: '0.1.0' });
+      await client.connect(
+        tapTransport(createHttpTransport(url, { auth: oauth, standaloneStream: false }), tap, 'client'),
+        {
+          revision: '2026-07-28',
+        },
+      );
+      try {
+        expect((await client.callTool({ name: 'whoami', arguments: {} })).structuredContent).toMatchObject({
+          subject: 'dev-user',
+        });
       } finally {
-        child.kill('SIGTERM');
+        await client.close();
       }
-    },
-  );
+      tap.assertClean();
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
 });

@@ -4,8 +4,7 @@
  * authorized against the way the SDK does it (`UnauthorizedError`, then `finishAuth(code)`), including the
  * step-up on 403 `insufficient_scope`. Every message our server sends is validated by the WireTap.
  */
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type {
@@ -15,9 +14,14 @@ import type {
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WireTap } from '@mcpengine/testing';
-import { startDevAuthServer, type RunningDevAuthServer } from 'mcpengine/auth/dev-server';
-import { NOTES_READ, NOTES_WRITE, serveProtected, type ProtectedServing } from '@mcpengine/server-everything';
+import { WireTap } from '@mcpengine/oracle';
+import { startDevAuthServer, type RunningDevAuthServer } from '@mcpengine/dev-auth';
+import {
+  NOTES_READ,
+  NOTES_WRITE,
+  serveProtected,
+  type ProtectedServing,
+} from '@mcpengine/examples/protected-notes';
 import { TappedSdkTransport } from './tapped-sdk-transport.js';
 
 const REDIRECT = 'http://127.0.0.1:1/sdk-callback';

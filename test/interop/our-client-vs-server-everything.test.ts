@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { tapTransport, WireTap } from '@mcpengine/testing';
+import { tapTransport, WireTap } from '@mcpengine/oracle';
 import { Client, RemoteError, RequestAbortedError, type ClientOptions } from 'mcpengine/client';
 import type {
   ClientCapabilities,

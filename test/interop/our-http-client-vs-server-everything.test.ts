@@ -11,7 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WireTap, tapTransport } from '@mcpengine/testing';
+import { WireTap, tapTransport } from '@mcpengine/oracle';
 import { Client, type ClientHandlers } from 'mcpengine/client';
 import { createHttpTransport, serveHttp, type HttpClientTransport, type HttpServing } from 'mcpengine/http';
 import type { CallToolResult, JsonObject } from 'mcpengine/protocol';

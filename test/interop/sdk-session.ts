@@ -3,7 +3,7 @@
  * a transport opened for one session with the way to stop its server, connecting a client over it, closing and
  * checking a session at its end, and the sessions single tests open for themselves.
  */
-import type { WireTap } from '@mcpengine/testing';
+import type { WireTap } from '@mcpengine/oracle';
 import { afterEach, expect } from 'vitest';
 import { EVERYTHING_MAIN } from './everything-expected.js';
 import type { HttpLog } from './everything-http.js';

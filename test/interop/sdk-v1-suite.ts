@@ -20,7 +20,7 @@ import {
   type MessageExtraInfo,
   type LoggingMessageNotification,
 } from '@modelcontextprotocol/sdk/types.js';
-import { WireTap } from '@mcpengine/testing';
+import { WireTap } from '@mcpengine/oracle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CLIENT_ROOTS,

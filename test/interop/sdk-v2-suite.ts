@@ -19,7 +19,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/client';
-import { WireTap } from '@mcpengine/testing';
+import { WireTap } from '@mcpengine/oracle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CLIENT_ROOTS,

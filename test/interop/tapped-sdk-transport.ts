@@ -8,7 +8,7 @@
  * optional members the clients look for (the stdio `pid`/`stderr`, the HTTP session id, protocol version and
  * per-request streams), so that a client treats the tapped transport exactly as it would the inner one.
  */
-import type { WireTap } from '@mcpengine/testing';
+import type { WireTap } from '@mcpengine/oracle';
 
 /** A JSON-RPC message as the SDKs hand it over: already parsed. */
 export type WireMessage = Record<string, unknown>;

@@ -11,7 +11,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { WireTap } from '@mcpengine/testing';
+import { WireTap } from '@mcpengine/oracle';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 const MAIN = fileURLToPath(new URL('../../servers/everything/dist/main.js', import.meta.url));

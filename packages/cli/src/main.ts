@@ -1,32 +1,22 @@
 #!/usr/bin/env node
 /**
- * `mcpengine` — the factory command line.
+ * `mcpengine` — the factory command line. Wires the process to `runCli`; the first Ctrl-C asks the running
+ * command to stop (it ends its children and reports), a second one exits at once.
  */
-import { validateCommand } from './validate/command.js';
+import { runCli } from './cli.js';
 
-const USAGE =
-  'Usage: mcpengine <command>\n\nCommands:\n' +
-  '  validate   check an MCP server against the specification (mcpengine validate --help)\n';
+const interrupt = new AbortController();
+process.on('SIGINT', () => {
+  if (interrupt.signal.aborted) process.exit(130);
+  interrupt.abort();
+});
+process.once('SIGTERM', () => interrupt.abort());
 
-const [command, ...rest] = process.argv.slice(2);
-if (command === undefined || command === '--help' || command === 'help') {
-  process.stdout.write(USAGE);
-} else if (command === 'validate') {
-  try {
-    process.exitCode = await validateCommand(rest, {
-      stdout: (text) => process.stdout.write(text),
-      stderr: (text) => process.stderr.write(text),
-      env: process.env,
-    });
-  } catch (error) {
-    process.stderr.write(
-      `mcpengine validate: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-    process.exitCode = 2;
-  }
-  // Everything is written and every server stopped: a timer some probe left behind must not hold the exit up.
-  setTimeout(() => process.exit(), 1000).unref();
-} else {
-  process.stderr.write(`Unknown command: ${command}\n\n${USAGE}`);
-  process.exitCode = 2;
-}
+process.exitCode = await runCli(process.argv.slice(2), {
+  stdout: (text) => void process.stdout.write(text),
+  stderr: (text) => void process.stderr.write(text),
+  env: process.env,
+  cwd: process.cwd(),
+  isTTY: process.stdout.isTTY === true,
+  signal: interrupt.signal,
+});

@@ -8,15 +8,27 @@
  * Client: `OAuthClient`, given to the HTTP client transports as `auth`; `LoopbackRedirect` for CLIs;
  * `MemoryAuthStore` / `FileAuthStore` for what it keeps.
  *
- * A development authorization server is in `mcpengine/auth/dev-server`.
+ * Building blocks for authorization servers and custom flows (bounded metadata fetches, Basic credentials,
+ * client assertions, well-known paths) are exported too; the development authorization server built on them is
+ * the `@mcpengine/dev-auth` package.
  */
 export { AuthorizationError, OAuthError, type AuthorizationFailure } from './errors.js';
-export type { AuthHttpOptions } from './http.js';
+export {
+  authRequest,
+  isLoopbackHost,
+  jsonObjectOf,
+  type AuthHttpOptions,
+  type AuthResponse,
+} from './http.js';
+export { basicCredentials, parseBasicCredentials, randomToken } from './encoding.js';
 export {
   authorizationServerMetadataCandidates,
   protectedResourceMetadataCandidates,
   protectedResourceMetadataUrl,
   resourceCovers,
+  OAUTH_WELL_KNOWN,
+  OIDC_WELL_KNOWN,
+  PRM_WELL_KNOWN,
   type AuthorizationServerMetadata,
   type ProtectedResourceMetadata,
 } from './metadata.js';
@@ -52,6 +64,7 @@ export {
   type VerifyJwtOptions,
 } from './jose/jwt.js';
 export {
+  defaultAlgorithm,
   exportPublicJwk,
   importPrivateKey,
   importPublicJwk,
@@ -71,7 +84,12 @@ export {
   type NonInteractiveGrant,
   type OAuthClientOptions,
 } from './client/oauth-client.js';
-export type { ClientAuthMethod, ClientCredentials, TokenResponse } from './client/token-endpoint.js';
+export {
+  clientAssertion,
+  type ClientAuthMethod,
+  type ClientCredentials,
+  type TokenResponse,
+} from './client/token-endpoint.js';
 export type { ClientMetadataOptions, PreRegisteredClient } from './client/registration.js';
 export { FileAuthStore, MemoryAuthStore, type AuthStore } from './client/store.js';
 export { LoopbackRedirect, type LoopbackRedirectOptions } from './client/loopback.js';

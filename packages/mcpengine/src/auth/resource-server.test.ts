@@ -4,7 +4,7 @@
  * traffic is involved (every message validated by the WireTap).
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { WireTap, tapTransport } from '@mcpengine/testing';
+import { WireTap, tapTransport } from '@mcpengine/oracle';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '../client/client.js';
 import { RemoteError } from '../protocol/errors.js';

@@ -2,7 +2,7 @@
  * 2025-11-25: our client receiving task-augmented sampling and elicitation from a server (driven by hand here),
  * with every message of both sides schema-checked.
  */
-import { tapTransport, WireTap } from '@mcpengine/testing';
+import { tapTransport, WireTap } from '@mcpengine/oracle';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryTransportPair } from '../transports/memory/index.js';
 import { Client, type ClientOptions } from './client.js';

@@ -2,7 +2,7 @@
  * Test harness: connects our client and server in memory with every message checked against the official
  * schema of the negotiated revision, plus a raw peer for sending hand-made (and malformed) messages.
  */
-import { tapTransport, WireTap } from '@mcpengine/testing';
+import { tapTransport, WireTap } from '@mcpengine/oracle';
 import { Client, type ClientOptions, type ConnectOptions } from '../client/index.js';
 import type { McpServer } from '../server/index.js';
 import { createMemoryTransportPair } from '../transports/memory/index.js';

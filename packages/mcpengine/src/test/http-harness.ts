@@ -5,7 +5,7 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WireTap } from '@mcpengine/testing';
+import { WireTap } from '@mcpengine/oracle';
 import { afterEach } from 'vitest';
 import type { McpServer } from '../server/index.js';
 import { createMcpHttpHandler, type McpHttpHandler } from '../transports/http/server-handler.js';

@@ -2,7 +2,7 @@
  * Hostile and unlucky clients: unknown, expired and foreign task ids, late updates, shared input keys,
  * cancellation races, limits. Every answer is the spec's, and nothing crashes.
  */
-import { tapTransport, WireTap } from '@mcpengine/testing';
+import { tapTransport, WireTap } from '@mcpengine/oracle';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuthInfo } from '../context.js';
 import { assertAllTapsClean, initializeRaw, modernParams, RawPeer } from '../../test/harness.js';

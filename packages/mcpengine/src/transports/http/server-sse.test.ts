@@ -1,4 +1,4 @@
-import { WireTap } from '@mcpengine/testing';
+import { WireTap } from '@mcpengine/oracle';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestServer } from '../../test/fixture-server.js';
 import { eventually, SseReader } from '../../test/http-harness.js';

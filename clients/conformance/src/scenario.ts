@@ -1,0 +1,28 @@
+/**
+ * What a conformance scenario gets: the suite's parameters and a way to connect a client with the right lifecycle.
+ */
+import type { Client, ClientHandlers } from 'mcpengine/client';
+import type { HttpClientTransport } from 'mcpengine/http';
+import type { JsonObject, Revision } from 'mcpengine/protocol';
+
+export interface ScenarioRun {
+  readonly scenario: string;
+  readonly url: string;
+  readonly version: Revision;
+  readonly context: JsonObject;
+  /** Connects a fresh client with the lifecycle of `version`. */
+  connect(options?: ConnectScenarioOptions): Promise<Connected>;
+}
+
+export interface ConnectScenarioOptions {
+  handlers?: ClientHandlers;
+  /** Legacy era: open the standalone GET stream (default true). */
+  standaloneStream?: boolean;
+}
+
+export interface Connected {
+  readonly client: Client;
+  readonly transport: HttpClientTransport;
+}
+
+export type ScenarioHandler = (run: ScenarioRun) => Promise<void>;

@@ -1,0 +1,9 @@
+/**
+ * Every `mcpengine` command, in the order `mcpengine --help` lists them. A command file declares its options
+ * and loads the package that does the work only when it runs, so starting one command never loads the others.
+ */
+import type { CommandSpec } from './command.js';
+import { validate } from './commands/validate.js';
+
+// Each spec is typed by its own options; the frame handles them uniformly.
+export const COMMANDS: readonly CommandSpec[] = [validate];

@@ -1,9 +1,0 @@
-/**
- * @mcpengine/testing: the official-schema wire oracle, and taps that feed it from live conversations.
- */
-export { REVISIONS, type Revision, type Side } from './revisions.js';
-export { locateSpecDir, SPEC_DIR_ENV } from './spec-dir.js';
-export { WireOracle, defaultOracle, type CheckContext } from './wire-oracle.js';
-export { formatViolation, type WireViolation } from './wire-violation.js';
-export { WireTap, type WireTapOptions } from './wire-tap.js';
-export { tapTransport, type TransportLike, type TransportHandlersLike } from './tap-transport.js';

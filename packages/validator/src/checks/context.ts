@@ -1,0 +1,427 @@
+/**
+ * What a probe works with: the target, the revision under test, the server's profile, what was listed so far,
+ * and a recorder for outcomes. Every response that comes back through `rpc` is also validated against the
+ * official schema of the revision.
+ */
+import type { Revision } from '../catalog/model.js';
+import { takeSpare, type Discovery } from '../discovery.js';
+import type { Judgement } from './expect.js';
+import type { Baseline } from './security.js';
+import type { Evidence, Outcome } from '../outcomes.js';
+import { SchemaObserver } from '../schema-observer.js';
+import {
+  hasCapability,
+  LegacySession,
+  modernRequest,
+  type ModernRequestOptions,
+  type ServerProfile,
+} from '../session.js';
+import type { Target } from '../target.js';
+import {
+  HttpChannel,
+  type CallOptions,
+  type CallResult,
+  type Channel,
+  type JsonObject,
+  type ParamHeader,
+} from '@mcpengine/wire';
+
+export type Era = 'legacy' | 'modern';
+
+export function eraOf(revision: Revision): Era {
+  return revision === '2026-07-28' ? 'modern' : 'legacy';
+}
+
+/**
+ * Tool annotations seen in any revision, by tool name: 2024-11-05 has no annotations, so whether a tool is
+ * read-only there is learnt from the same server's listing in a newer revision.
+ */
+export class SharedAnnotations {
+  readonly readOnly = new Set<string>();
+  #settle: () => void = () => {};
+  readonly settled: Promise<void> = new Promise((resolve) => {
+    this.#settle = resolve;
+  });
+
+  settle(): void {
+    this.#settle();
+  }
+}
+
+export interface RunSettings {
+  /** Time limit for one request. */
+  readonly requestTimeoutMs: number;
+  /** Time limit for one probe (all its requests). */
+  readonly probeTimeoutMs: number;
+  /** Tools the validator may call besides those annotated `readOnlyHint: true`. */
+  readonly callTools: ReadonlySet<string>;
+  readonly callAllTools: boolean;
+  /** Read-only tools learnt from annotated revisions (set by the runner). */
+  readonly annotations?: SharedAnnotations;
+  /** Tool definition hashes: those recorded by an earlier run, and those of this run (filled by the lints). */
+  readonly baseline?: { readonly previous: Baseline | undefined; readonly current: Baseline };
+}
+
+/** Lists gathered once per revision and shared by later probes. */
+export interface Inventory {
+  tools?: JsonObject[];
+  resources?: JsonObject[];
+  templates?: JsonObject[];
+  prompts?: JsonObject[];
+}
+
+/** A tool call made by the tools probe, kept for the progress and MRTR probes. */
+export interface ToolCallRecord {
+  readonly tool: JsonObject;
+  readonly call: CallResult;
+  readonly progressToken: string;
+}
+
+/** What the probes of one revision share: the outcomes, the session, the server's profile, the lists. */
+export class RevisionState {
+  readonly revision: Revision;
+  readonly era: Era;
+  readonly target: Target;
+  readonly settings: RunSettings;
+  readonly outcomes: Outcome[] = [];
+  readonly inventory: Inventory = {};
+  readonly toolCalls: ToolCallRecord[] = [];
+  /** Ids of the subscriptions/listen requests sent (server cancellations may reference only these). */
+  readonly listenIds = new Set<unknown>();
+  /** Connections whose requests set a log level (the logging opt-in judge leaves them out). */
+  readonly logLevelChannels = new Set<Channel>();
+  /** `x-mcp-header` parameters per tool (2026-07-28), mirrored by every HTTP channel opened after listing. */
+  toolHeaders = new Map<string, readonly ParamHeader[]>();
+  readonly schema: SchemaObserver;
+  /** The server's capabilities and identity for this revision. */
+  profile: ServerProfile | undefined;
+  session: LegacySession | undefined;
+  modernChannel: Channel | undefined;
+  readonly discovery: Discovery;
+  /** Set once a fresh session could not be initialized: later probes give up at once instead of waiting again. */
+  sessionFailed = false;
+
+  constructor(revision: Revision, target: Target, settings: RunSettings, discovery: Discovery) {
+    this.revision = revision;
+    this.discovery = discovery;
+    this.era = eraOf(revision);
+    this.target = target;
+    this.settings = settings;
+    this.schema = new SchemaObserver(revision, {
+      pass: (check, message, evidence = []) =>
+        this.outcomes.push({ check, status: 'pass', message, evidence }),
+      fail: (check, message, evidence = [], facets) =>
+        this.outcomes.push({
+          check,
+          status: 'fail',
+          message,
+          evidence,
+          ...(facets === undefined || facets.length === 0 ? {} : { facets: [...new Set(facets)] }),
+        }),
+    });
+  }
+
+  /** Every channel opened for this revision, in order. */
+  readonly channels: Channel[] = [];
+
+  async openChannel(): Promise<Channel> {
+    const channel = await this.target.open();
+    if (channel instanceof HttpChannel) channel.toolHeaders = this.toolHeaders;
+    this.channels.push(channel);
+    return channel;
+  }
+
+  /** Set once a tool not annotated read-only was called: the server's state may have changed. */
+  mutated = false;
+
+  /** Channels on which the validator declared client capabilities (their server requests are legitimate). */
+  readonly capable = new Set<Channel>();
+
+  /** Requests the server sent on this revision's channels, those that declared client capabilities excepted. */
+  get serverRequests(): JsonObject[] {
+    return this.channels
+      .filter((channel) => !this.capable.has(channel))
+      .flatMap(
+        (channel) =>
+          (channel as Channel & { serverRequests?: { request: JsonObject }[] }).serverRequests?.map(
+            (entry) => entry.request,
+          ) ?? [],
+      );
+  }
+
+  /**
+   * The connection the robustness probes share while the server keeps recovering from bad input; replaced by a
+   * fresh one as soon as it does not, so one failure never spills into the next probe.
+   */
+  robust: Channel | undefined;
+  /** A second connection (modern era) for the checks that compare two connections. */
+  other: Channel | undefined;
+  /** Serialises the opening of the shared connections between the probe lanes. */
+  opening: Promise<unknown> = Promise.resolve();
+
+  /** Connections being closed in the background. */
+  readonly closing: Promise<void>[] = [];
+
+  async close(): Promise<void> {
+    const shared = [this.session?.channel, this.modernChannel, this.robust, this.other].filter(
+      (c): c is Channel => c !== undefined,
+    );
+    this.session = undefined;
+    this.modernChannel = undefined;
+    this.robust = undefined;
+    this.other = undefined;
+    await Promise.all([...shared.map((channel) => channel.close()), ...this.closing]);
+  }
+}
+
+/**
+ * One probe's view of the revision. Its outcomes are buffered and handed over when the probe ends; once the
+ * runner has sealed it (the probe ran out of time), anything the probe still records is dropped.
+ */
+export class ProbeContext {
+  readonly state: RevisionState;
+  readonly outcomes: Outcome[] = [];
+  readonly #opened = new Set<Channel>();
+  #sealed = false;
+
+  constructor(state: RevisionState) {
+    this.state = state;
+  }
+
+  get revision(): Revision {
+    return this.state.revision;
+  }
+  get era(): Era {
+    return this.state.era;
+  }
+  get target(): Target {
+    return this.state.target;
+  }
+  get settings(): RunSettings {
+    return this.state.settings;
+  }
+  get inventory(): Inventory {
+    return this.state.inventory;
+  }
+  get schema(): SchemaObserver {
+    return this.state.schema;
+  }
+  get profile(): ServerProfile | undefined {
+    return this.state.profile;
+  }
+  get discovery(): Discovery {
+    return this.state.discovery;
+  }
+
+  /** Stops accepting outcomes and returns those recorded so far. */
+  seal(): Outcome[] {
+    this.#sealed = true;
+    return this.outcomes;
+  }
+
+  // ── recording ───────────────────────────────────────────────────────────────────────────────────────────
+
+  #record(outcome: Outcome): void {
+    if (!this.#sealed) this.outcomes.push(outcome);
+  }
+
+  pass(check: string, message: string, evidence: readonly Evidence[] = []): void {
+    this.#record({ check, status: 'pass', message, evidence });
+  }
+
+  /** Records a failure; `facets` names the rules of the check it breaks when it does not break them all. */
+  fail(check: string, message: string, evidence: readonly Evidence[] = [], facets?: readonly string[]): void {
+    this.#record({
+      check,
+      status: 'fail',
+      message,
+      evidence,
+      ...(facets === undefined || facets.length === 0 ? {} : { facets: [...new Set(facets)] }),
+    });
+  }
+
+  /** Passes or fails on `ok`. */
+  expect(
+    check: string,
+    ok: boolean,
+    passMessage: string,
+    failMessage: string,
+    evidence: readonly Evidence[],
+    facets?: readonly string[],
+  ): boolean {
+    if (ok) this.pass(check, passMessage, evidence);
+    else this.fail(check, failMessage, evidence, facets);
+    return ok;
+  }
+
+  /** Records a judgement as it stands: its detail is the message (after `label`, when given) either way. */
+  judge(check: string, judgement: Judgement, evidence: readonly Evidence[], label?: string): boolean {
+    const message = label === undefined ? judgement.detail : `${label}: ${judgement.detail}`;
+    return this.expect(check, judgement.ok, message, message, evidence);
+  }
+
+  notApplicable(check: string, reason: string): void {
+    this.#record({ check, status: 'not-applicable', message: reason, evidence: [] });
+  }
+
+  notRun(check: string, reason: string, evidence: readonly Evidence[] = []): void {
+    this.#record({ check, status: 'not-run', message: reason, evidence });
+  }
+
+  /** Whether this check already has an outcome from this probe. */
+  recorded(check: string): boolean {
+    return this.outcomes.some((outcome) => outcome.check === check);
+  }
+
+  has(capability: string): boolean {
+    return hasCapability(this.profile, capability);
+  }
+
+  // ── connections ─────────────────────────────────────────────────────────────────────────────────────────
+
+  /** A fresh connection (a new process on stdio), closed when the probe ends. */
+  async open(): Promise<Channel> {
+    const channel = await this.state.openChannel();
+    this.#opened.add(channel);
+    return channel;
+  }
+
+  /**
+   * Closes the probe's own connections. The processes are stopped in the background (the revision waits for them
+   * at its end), so that the next probe need not wait for each shutdown.
+   */
+  closeOpened(): void {
+    for (const channel of this.#opened) this.state.closing.push(channel.close().catch(() => undefined));
+    this.#opened.clear();
+  }
+
+  /**
+   * The revision's shared legacy session, opened (or re-opened, if the server died) on demand. `undefined`
+   * when the server refuses to initialize with this revision.
+   */
+  session(): Promise<LegacySession | undefined> {
+    // Probes of two lanes may ask at once: one opening at a time.
+    const state = this.state;
+    const next = state.opening.catch(() => undefined).then(() => this.#session());
+    state.opening = next.catch(() => undefined);
+    return next;
+  }
+
+  async #session(): Promise<LegacySession | undefined> {
+    const state = this.state;
+    if (state.session !== undefined && state.session.channel.alive()) return state.session;
+    if (state.session !== undefined) await state.session.channel.close();
+    else {
+      // The first session reuses the connection discovery initialized with this revision.
+      const spare = takeSpare(state.discovery, this.revision);
+      const call = state.discovery.initialize.get(this.revision);
+      if (spare !== undefined && call !== undefined) {
+        state.channels.push(spare);
+        state.session = await LegacySession.adopt(spare, this.revision, call);
+        state.profile ??= state.session.profile;
+        return state.session;
+      }
+    }
+    if (state.sessionFailed) return undefined;
+    const channel = await state.openChannel();
+    const { session, call } = await LegacySession.open(channel, this.revision, {
+      timeoutMs: this.settings.requestTimeoutMs,
+    });
+    if (session === undefined) {
+      await channel.close();
+      state.session = undefined;
+      state.sessionFailed = true;
+      return undefined;
+    }
+    this.schema.response(call, 'initialize');
+    state.session = session;
+    state.profile ??= session.profile;
+    return session;
+  }
+
+  /** The shared modern connection (stateless: any connection serves any request). */
+  modernChannel(): Promise<Channel> {
+    const state = this.state;
+    const next = state.opening.catch(() => undefined).then(() => this.#modernChannel());
+    state.opening = next.catch(() => undefined);
+    return next;
+  }
+
+  async #modernChannel(): Promise<Channel> {
+    const state = this.state;
+    if (state.modernChannel !== undefined && state.modernChannel.alive()) return state.modernChannel;
+    if (state.modernChannel !== undefined) await state.modernChannel.close();
+    else {
+      const spare = takeSpare(state.discovery, 'modern');
+      if (spare !== undefined) {
+        state.channels.push(spare);
+        state.modernChannel = spare;
+        return spare;
+      }
+    }
+    state.modernChannel = await state.openChannel();
+    return state.modernChannel;
+  }
+
+  /**
+   * A request in the revision's era: on the shared legacy session, or as a modern request with `_meta`. The
+   * response (and anything that arrived with it) is validated against the revision's schema.
+   */
+  async rpc(method: string, params?: JsonObject, options: ModernRequestOptions = {}): Promise<CallResult> {
+    const callOptions: CallOptions = {
+      timeoutMs: options.timeoutMs ?? this.settings.requestTimeoutMs,
+      ...options,
+    };
+    let call: CallResult;
+    if (this.era === 'legacy') {
+      const session = await this.session();
+      if (session === undefined)
+        throw new ProbeAbort(`the server no longer initializes with ${this.revision}`);
+      call = await session.request(method, params, callOptions);
+    } else {
+      const channel = await this.modernChannel();
+      call = await channel.call(modernRequest(channel, this.revision, method, params, options), callOptions);
+    }
+    this.schema.response(call, method);
+    return call;
+  }
+
+  /** A second, shared connection (a second process on stdio), distinct from the main one. */
+  async otherChannel(): Promise<Channel> {
+    const state = this.state;
+    if (state.other !== undefined && state.other.alive()) return state.other;
+    state.other = await state.openChannel();
+    return state.other;
+  }
+
+  /** A modern request on a given channel (for probes that need their own connection). */
+  async modern(
+    channel: Channel,
+    method: string,
+    params?: JsonObject,
+    options: ModernRequestOptions = {},
+  ): Promise<CallResult> {
+    const call = await channel.call(modernRequest(channel, this.revision, method, params, options), {
+      timeoutMs: options.timeoutMs ?? this.settings.requestTimeoutMs,
+      ...options,
+    });
+    this.schema.response(call, method);
+    return call;
+  }
+
+  /** Whether the validator may call this tool (annotated read-only, or allowed on the command line). */
+  mayCall(tool: JsonObject): boolean {
+    if (this.settings.callAllTools) return true;
+    const name = tool['name'];
+    if (typeof name === 'string' && this.settings.callTools.has(name)) return true;
+    const annotations = tool['annotations'];
+    if (typeof annotations === 'object' && annotations !== null)
+      return (annotations as JsonObject)['readOnlyHint'] === true;
+    return typeof name === 'string' && this.settings.annotations?.readOnly.has(name) === true;
+  }
+}
+
+/** Thrown by helpers when a probe cannot go on; the runner reports the probe's remaining checks as not run. */
+export class ProbeAbort extends Error {
+  override readonly name = 'ProbeAbort';
+}

@@ -1,0 +1,30 @@
+/**
+ * A probe: one piece of interaction with the server that yields outcomes for a set of checks. Any of its checks
+ * left without an outcome is reported as not run (never as passed).
+ */
+import type { Revision } from '../catalog/model.js';
+import type { TransportKind } from '@mcpengine/wire';
+import type { Era, ProbeContext } from './context.js';
+
+export interface Probe {
+  readonly name: string;
+  readonly checks: readonly string[];
+  /** The eras it runs in. */
+  readonly eras: readonly Era[];
+  /** The transports it runs on (default: all). */
+  readonly transports?: readonly TransportKind[];
+  /**
+   * `isolated`: the probe works on its own connections (robustness, handshake variants) and runs in a second
+   * lane, side by side with the probes that share the revision's session.
+   */
+  readonly lane?: 'isolated';
+  /** A finer revision filter within its eras. */
+  readonly revisions?: (revision: Revision) => boolean;
+  run(ctx: ProbeContext): Promise<void>;
+}
+
+export function appliesTo(probe: Probe, revision: Revision, era: Era, transport: TransportKind): boolean {
+  if (!probe.eras.includes(era)) return false;
+  if (probe.transports !== undefined && !probe.transports.includes(transport)) return false;
+  return probe.revisions === undefined || probe.revisions(revision);
+}

@@ -1,0 +1,236 @@
+/**
+ * Resources: lists, templates, reads, the not-found error of each revision, subscriptions (legacy).
+ */
+import { brief, callEvidence } from '../evidence.js';
+import { isObject, resultOf, type JsonObject } from '@mcpengine/wire';
+import { CONTENT_BASE64, failProblems, resourceContentProblems } from './content.js';
+import { errorCode, isAnyError, isError, isResult } from './expect.js';
+import {
+  CACHING_HINTS,
+  compareViewpoints,
+  judgeCaching,
+  judgeListing,
+  listAll,
+  PAGINATION_CURSORS,
+} from './listing.js';
+import type { Probe } from './probe.js';
+import { defineCheck } from './registry.js';
+
+export const RESOURCES_LIST = defineCheck(
+  'resources.list',
+  'resources',
+  'resources/list answers with the resources (every page readable)',
+);
+export const RESOURCES_URI = defineCheck(
+  'resources.uri',
+  'resources',
+  'Resource URIs are absolute URIs as RFC 3986 defines them',
+);
+export const RESOURCES_TEMPLATES = defineCheck(
+  'resources.templates-list',
+  'resources',
+  'resources/templates/list answers with the templates (every page readable)',
+);
+export const RESOURCES_READ = defineCheck(
+  'resources.read',
+  'resources',
+  'Reading a listed resource returns its contents (text or base64 blob)',
+);
+export const RESOURCES_NOT_FOUND = defineCheck(
+  'resources.not-found',
+  'resources',
+  'Reading a resource that does not exist is an error with the revision’s code: -32002 up to 2025-11-25, -32602 in 2026-07-28',
+);
+export const RESOURCES_UNKNOWN_REJECTED = defineCheck(
+  'resources.unknown-uri-rejected',
+  'resources',
+  'A URI that names no resource is rejected with a JSON-RPC error (the server validates resource URIs)',
+);
+export const RESOURCES_NOT_FOUND_EMPTY = defineCheck(
+  'resources.not-found-not-empty',
+  'resources',
+  'A resource that does not exist is never answered with an empty contents array',
+);
+export const RESOURCES_SUBSCRIBE = defineCheck(
+  'resources.subscribe',
+  'resources',
+  'resources/subscribe and resources/unsubscribe answer with empty results when the server advertises subscribe',
+);
+export const RESOURCES_SAME_EVERYWHERE = defineCheck(
+  'resources.list-per-connection',
+  'resources',
+  'resources/list returns the same set on another connection (no per-connection state)',
+);
+
+const URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]*$/;
+const MAX_READS = 10;
+
+export const resourcesProbe: Probe = {
+  name: 'resources',
+  eras: ['legacy', 'modern'],
+  checks: [
+    RESOURCES_LIST,
+    RESOURCES_URI,
+    RESOURCES_TEMPLATES,
+    RESOURCES_READ,
+    RESOURCES_NOT_FOUND,
+    RESOURCES_UNKNOWN_REJECTED,
+    RESOURCES_NOT_FOUND_EMPTY,
+    RESOURCES_SUBSCRIBE,
+    RESOURCES_SAME_EVERYWHERE,
+    CONTENT_BASE64,
+    PAGINATION_CURSORS,
+    CACHING_HINTS,
+  ],
+  async run(ctx) {
+    if (!ctx.has('resources')) {
+      for (const check of this.checks)
+        ctx.notApplicable(check, 'the server does not advertise the resources capability');
+      return;
+    }
+    const listing = await listAll(ctx, 'resources/list', 'resources');
+    judgeListing(ctx, 'resources/list', listing, 'resources');
+    const first = listing.pages[0];
+    const listEvidence = first ? [callEvidence(first, 'resources/list')] : [];
+    if (listing.failure !== undefined) {
+      ctx.fail(
+        RESOURCES_LIST,
+        `resources/list failed: ${listing.failure}`,
+        listing.pages.slice(-1).map((c) => callEvidence(c, 'resources/list')),
+      );
+    } else {
+      ctx.pass(RESOURCES_LIST, `${listing.items.length} resource(s)`, listEvidence);
+    }
+    const resources = listing.items;
+    ctx.inventory.resources = resources;
+
+    const templates = await listAll(ctx, 'resources/templates/list', 'resourceTemplates');
+    judgeListing(ctx, 'resources/templates/list', templates, 'resourceTemplates');
+    const templateEvidence = templates.pages[0]
+      ? [callEvidence(templates.pages[0], 'resources/templates/list')]
+      : [];
+    if (templates.failure !== undefined)
+      ctx.fail(
+        RESOURCES_TEMPLATES,
+        `resources/templates/list failed: ${templates.failure}`,
+        templateEvidence,
+      );
+    else ctx.pass(RESOURCES_TEMPLATES, `${templates.items.length} template(s)`, templateEvidence);
+    ctx.inventory.templates = templates.items;
+
+    const badUris = resources.map((r) => r['uri']).filter((uri) => typeof uri !== 'string' || !URI.test(uri));
+    if (ctx.revision < '2025-06-18')
+      ctx.notApplicable(RESOURCES_URI, `${ctx.revision} sets no rule for URI syntax`);
+    else if (resources.length === 0) ctx.notRun(RESOURCES_URI, 'the server lists no resources');
+    else
+      ctx.expect(
+        RESOURCES_URI,
+        badUris.length === 0,
+        `${resources.length} URI(s) well formed`,
+        `not absolute URIs: ${badUris.map((u) => brief(u, 80)).join(', ')}`,
+        listEvidence,
+      );
+
+    let binary = false;
+    for (const resource of resources.slice(0, MAX_READS)) {
+      const uri = resource['uri'];
+      if (typeof uri !== 'string') continue;
+      const call = await ctx.rpc('resources/read', { uri });
+      judgeCaching(ctx, call, 'resources/read', `resources/read ${uri}`);
+      const evidence = [callEvidence(call, `resources/read ${uri}`)];
+      const result = resultOf(call);
+      if (errorCode(call) === -32021) {
+        ctx.pass(
+          RESOURCES_READ,
+          `${uri}: needs a client capability the validator did not declare (-32021)`,
+          evidence,
+        );
+        continue;
+      }
+      if (result === undefined) {
+        ctx.fail(RESOURCES_READ, `${uri}: ${isResult(call).detail}`, evidence);
+        continue;
+      }
+      if (result['resultType'] === 'input_required') {
+        ctx.pass(RESOURCES_READ, `${uri}: input required (multi round-trip)`, evidence);
+        continue;
+      }
+      const contents = Array.isArray(result['contents']) ? result['contents'] : undefined;
+      if (contents === undefined || contents.length === 0) {
+        ctx.fail(RESOURCES_READ, `${uri}: no contents`, evidence);
+        continue;
+      }
+      const problems = resourceContentProblems(contents, `${uri} contents`);
+      if (contents.some((c) => isObject(c) && 'blob' in c)) binary = true;
+      failProblems(ctx, CONTENT_BASE64, problems, evidence);
+      ctx.pass(RESOURCES_READ, `${uri}: ${contents.length} content item(s)`, evidence);
+    }
+    if (resources.length === 0) ctx.notRun(RESOURCES_READ, 'the server lists no resources');
+    if (!binary && !ctx.recorded(CONTENT_BASE64))
+      ctx.notRun(CONTENT_BASE64, 'no resource read returned a blob');
+    else if (!ctx.recorded(CONTENT_BASE64)) ctx.pass(CONTENT_BASE64, 'blobs are base64');
+
+    const missingUri = 'validator-missing://no/such/resource-7f3a';
+    const missing = await ctx.rpc('resources/read', { uri: missingUri });
+    const code = ctx.revision === '2026-07-28' ? -32602 : -32002;
+    const judgement = isError(missing, code);
+    const missingEvidence = [callEvidence(missing, `resources/read ${missingUri}`)];
+    ctx.judge(RESOURCES_NOT_FOUND, judgement, missingEvidence);
+    const rejected = isAnyError(missing);
+    ctx.judge(RESOURCES_UNKNOWN_REJECTED, rejected, missingEvidence);
+    const emptyContents = resultOf(missing)?.['contents'];
+    if (ctx.revision !== '2026-07-28')
+      ctx.notApplicable(RESOURCES_NOT_FOUND_EMPTY, `${ctx.revision} says nothing about empty contents`);
+    else
+      ctx.expect(
+        RESOURCES_NOT_FOUND_EMPTY,
+        !(Array.isArray(emptyContents) && emptyContents.length === 0),
+        'not answered with empty contents',
+        'a resource that does not exist was answered with an empty contents array',
+        missingEvidence,
+      );
+
+    if (ctx.era === 'legacy') {
+      const target = resources.find((r) => typeof r['uri'] === 'string');
+      if (!ctx.has('resources.subscribe'))
+        ctx.notApplicable(RESOURCES_SUBSCRIBE, 'the server does not advertise resources.subscribe');
+      else if (target === undefined) ctx.notRun(RESOURCES_SUBSCRIBE, 'no resource to subscribe to');
+      else {
+        const uri = target['uri'] as string;
+        const subscribe = await ctx.rpc('resources/subscribe', { uri });
+        const unsubscribe = await ctx.rpc('resources/unsubscribe', { uri });
+        const empty = (value: JsonObject | undefined): boolean =>
+          value !== undefined && Object.keys(value).every((key) => key === '_meta');
+        ctx.expect(
+          RESOURCES_SUBSCRIBE,
+          empty(resultOf(subscribe)) && empty(resultOf(unsubscribe)),
+          `subscribed to and unsubscribed from ${uri}`,
+          `subscribe: ${isResult(subscribe).detail}; unsubscribe: ${isResult(unsubscribe).detail}`,
+          [
+            callEvidence(subscribe, 'resources/subscribe'),
+            callEvidence(unsubscribe, 'resources/unsubscribe'),
+          ],
+        );
+      }
+      ctx.notApplicable(RESOURCES_SAME_EVERYWHERE, `${ctx.revision} is session-based`);
+    } else {
+      ctx.notApplicable(
+        RESOURCES_SUBSCRIBE,
+        '2026-07-28 replaces resources/subscribe with subscriptions/listen',
+      );
+      const other = await ctx.otherChannel();
+      await compareViewpoints(
+        ctx,
+        RESOURCES_SAME_EVERYWHERE,
+        'resources/list',
+        'resources',
+        () => ctx.modern(other, 'resources/list', {}),
+        {
+          same: 'the same resources on another connection',
+          other: 'on another connection',
+        },
+        ctx.target.kind === 'stdio',
+      );
+    }
+  },
+};

@@ -1,0 +1,6 @@
+import { describe } from 'vitest';
+import { corpusSuite } from './test/corpus-suite.js';
+
+describe('corpus on stdio (second half)', () => {
+  corpusSuite((entry, index) => entry.transport === 'stdio' && index % 2 === 1);
+});

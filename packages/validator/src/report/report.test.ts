@@ -1,0 +1,165 @@
+/**
+ * Verdicts from outcomes (facets, levels, applicability, never a pass on a skip) and the file reports.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadCatalog } from '../catalog/catalog.js';
+import '../checks/index.js';
+import { foldOutcomes, type Outcome } from '../outcomes.js';
+import { renderHtml, renderJson, renderJunit } from './files.js';
+import { revisionReport, type ValidationReport } from './model.js';
+import { renderTerminal } from './terminal.js';
+
+const fail = (check: string, message: string, facets?: string[]): Outcome => ({
+  check,
+  status: 'fail',
+  message,
+  evidence: [
+    {
+      label: 'exchange',
+      sent: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+      received: '<script>alert(1)</script> & "quotes"',
+    },
+  ],
+  ...(facets === undefined ? {} : { facets }),
+});
+const pass = (check: string): Outcome => ({ check, status: 'pass', message: 'ok', evidence: [] });
+
+function verdict(report: ReturnType<typeof revisionReport>, id: string): string {
+  return report.requirements.find((v) => v.requirement.id === id)!.verdict;
+}
+
+describe('verdicts', () => {
+  it('charge a faceted failure only to the statements of its facet', () => {
+    const outcomes = [
+      fail('tools.x-mcp-header', 'scale: factor: x-mcp-header on a parameter of type "number"', [
+        'primitive',
+      ]),
+    ];
+    const report = revisionReport('2026-07-28', outcomes, { transport: 'stdio', capabilities: () => true });
+    expect(verdict(report, 'tools-0e2906ee')).toBe('fail'); // MUST only be applied to parameters with primitive types
+    expect(verdict(report, 'tools-5fd9c5b2')).toBe('pass'); // MUST NOT be empty
+    expect(report.requirements.find((v) => v.requirement.id === 'tools-5fd9c5b2')!.message).toBe(
+      'no empty problem (the check’s failure concerns: primitive)',
+    );
+  });
+
+  it('fail a MUST, warn a SHOULD, and never pass what did not run', () => {
+    const report = revisionReport(
+      '2025-11-25',
+      [
+        fail('pagination.invalid-cursor', 'accepted'),
+        fail('lifecycle.initialize-result', 'no result'),
+        { check: 'lifecycle.ping', status: 'not-run', message: 'no session', evidence: [] },
+      ],
+      { transport: 'stdio', capabilities: () => true },
+    );
+    expect(verdict(report, 'pagination-890268c2')).toBe('warning');
+    expect(verdict(report, 'lifecycle-f65a1a0e')).toBe('fail');
+    expect(verdict(report, 'ping-18d7f410')).toBe('not-run');
+    expect(report.must.failed).toBeGreaterThan(0);
+  });
+
+  it('leave out statements of another transport or an unadvertised capability', () => {
+    const outcomes = [fail('http.origin', 'served'), fail('prompts.unknown', 'wrong code')];
+    const stdio = revisionReport('2025-11-25', outcomes, {
+      transport: 'stdio',
+      capabilities: (c) => c !== 'prompts',
+    });
+    expect(verdict(stdio, 'transports-18a3f30d')).toBe('not-applicable');
+    expect(stdio.requirements.find((v) => v.requirement.id === 'transports-18a3f30d')!.message).toBe(
+      'concerns the Streamable HTTP transport',
+    );
+    expect(verdict(stdio, 'prompts-762c6b61')).toBe('not-applicable');
+    // 2025-11-25's HTTP statements are about Streamable HTTP; an HTTP+SSE server answers to 2024-11-05's.
+    expect(
+      verdict(
+        revisionReport('2025-11-25', outcomes, { transport: 'sse', capabilities: () => true }),
+        'transports-18a3f30d',
+      ),
+    ).toBe('not-applicable');
+    expect(
+      verdict(
+        revisionReport('2024-11-05', outcomes, { transport: 'sse', capabilities: () => true }),
+        'transports-c56ce342',
+      ),
+    ).toBe('fail');
+  });
+
+  it('fold several outcomes of one check: any failure, else any pass', () => {
+    expect(foldOutcomes('x', [pass('x'), fail('x', 'bad'), pass('x')])!.status).toBe('fail');
+    expect(
+      foldOutcomes('x', [{ check: 'x', status: 'not-run', message: 'later', evidence: [] }, pass('x')])!
+        .status,
+    ).toBe('pass');
+    expect(foldOutcomes('x', [fail('x', 'bad', ['a'])], 'b')).toEqual({
+      check: 'x',
+      status: 'pass',
+      message: 'no b problem (the check’s failure concerns: a)',
+      evidence: [],
+    });
+    expect(foldOutcomes('x', [fail('x', 'bad', ['a'])], 'a')!.status).toBe('fail');
+  });
+});
+
+describe('reports', () => {
+  const revision = revisionReport(
+    '2025-11-25',
+    [fail('lifecycle.initialize-result', 'no result'), pass('lifecycle.ping')],
+    {
+      transport: 'stdio',
+      capabilities: () => true,
+    },
+  );
+  const report: ValidationReport = {
+    tool: { name: 'mcpengine validate', version: '0.1.0' },
+    target: 'node server.js',
+    transport: 'stdio',
+    startedAt: '2026-01-01T00:00:00.000Z',
+    durationMs: 1234,
+    server: { name: 'srv', version: '1' },
+    revisions: [revision],
+    notes: [],
+    exitCode: 1,
+  };
+
+  it('JSON is the whole report', () => {
+    expect(JSON.parse(renderJson(report))).toEqual(JSON.parse(JSON.stringify(report)));
+  });
+
+  it('JUnit has one test case per applicable requirement, failures for fails, escaped evidence', () => {
+    const xml = renderJunit(report);
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
+    expect(xml).toContain('lifecycle-f65a1a0e');
+    expect(xml).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot;');
+    expect(xml).not.toContain('<script>');
+    const failures = xml.match(/<failure /g) ?? [];
+    expect(failures.length).toBe(
+      revision.requirements.filter((v) => v.verdict === 'fail' || v.verdict === 'warning').length,
+    );
+  });
+
+  it('HTML is one self-contained page', () => {
+    const html = renderHtml(report);
+    expect(html.startsWith('<!doctype html>')).toBe(true);
+    // Inline only: no script, style sheet or image fetched from elsewhere.
+    expect(html).not.toMatch(/<script[^>]+src=/);
+    expect(html).not.toMatch(/<img /);
+    expect(html).not.toMatch(/<link[^>]+stylesheet/);
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).not.toContain('<script>alert(1)');
+    expect(html).toContain(
+      loadCatalog('2025-11-25').statements.find((s) => s.id === 'lifecycle-f65a1a0e')!.url,
+    );
+  });
+
+  it('the terminal shows the failure with its requirement, link and exchange', () => {
+    const text = renderTerminal(report, { color: false, verbose: false });
+    expect(text).toContain('✗ lifecycle-f65a1a0e MUST');
+    expect(text).toContain('“The server MUST respond with its own capabilities and information:”');
+    expect(text).toContain(
+      'https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#initialization',
+    );
+    expect(text).toContain('→ {"jsonrpc":"2.0","id":1,"method":"tools/list"}');
+    expect(text).toContain('FAIL:');
+  });
+});

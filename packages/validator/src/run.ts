@@ -1,0 +1,245 @@
+/**
+ * One validation: discover the revisions, run every applicable probe for each, join the outcomes with the
+ * catalog. Time is bounded at three levels (request, probe, whole run) and every process is gone at the end.
+ */
+import { isRevision, type Revision } from './catalog/model.js';
+import {
+  eraOf,
+  ProbeAbort,
+  ProbeContext,
+  RevisionState,
+  SharedAnnotations,
+  type RunSettings,
+} from './checks/context.js';
+import { PROBES } from './checks/index.js';
+import { appliesTo, type Probe } from './checks/probe.js';
+import { discover, negotiatedRevisions, type Discovery } from './discovery.js';
+import type { Outcome } from './outcomes.js';
+import { revisionReport, type RevisionReport, type ValidationReport } from './report/model.js';
+import { hasCapability, profileOf } from './session.js';
+import type { Target } from './target.js';
+import { isObject, resultOf } from '@mcpengine/wire';
+
+export interface RunOptions {
+  readonly target: Target;
+  /** Validate only these revisions (`--revision`); default: every revision the server negotiates. */
+  readonly revisions?: readonly Revision[];
+  readonly settings: RunSettings;
+  /** Limit for the whole run. */
+  readonly totalTimeoutMs: number;
+  /** How many revisions run at once. */
+  readonly concurrency?: number;
+}
+
+export const VALIDATOR = { name: 'mcpengine validate', version: '0.1.0' } as const;
+
+/** The probes that only read what the others produced, in PROBES order from the first of them on. */
+const PASSIVE = new Set([
+  'stdio shutdown',
+  'logging opt-in',
+  'log and cancellation notifications',
+  'response ids',
+  'stdio output',
+  'negotiated capabilities',
+]);
+
+/** The probes that still make sense when the server could not even be initialized. */
+const WITHOUT_SESSION = new Set([
+  'legacy handshake',
+  'server/discover and per-request versions',
+  'stdio output',
+]);
+
+async function withTimeout<T>(
+  promise: Promise<T>,
+  ms: number,
+  onTimeout: () => void,
+): Promise<T | 'timeout'> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => {
+      onTimeout();
+      resolve('timeout');
+    }, ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function runProbe(probe: Probe, state: RevisionState, deadline: number): Promise<Outcome[]> {
+  const ctx = new ProbeContext(state);
+  const remaining = deadline - Date.now();
+  if (remaining <= 0) {
+    return probe.checks.map((check) => ({
+      check,
+      status: 'not-run',
+      message: 'the run’s time limit was reached',
+      evidence: [],
+    }));
+  }
+  let reason: string | undefined;
+  const outcome = await withTimeout(
+    probe.run(ctx).catch((error: unknown) => {
+      reason =
+        error instanceof ProbeAbort
+          ? error.message
+          : `the validator met an error in probe “${probe.name}”: ${error instanceof Error ? error.message : String(error)}`;
+    }),
+    Math.min(state.settings.probeTimeoutMs, remaining),
+    () => {
+      reason = `probe “${probe.name}” exceeded its time limit (${Math.round(Math.min(state.settings.probeTimeoutMs, remaining) / 1000)} s)`;
+    },
+  );
+  const outcomes = ctx.seal();
+  // A probe that ran out of time may still hold connections: closing them ends its pending requests.
+  ctx.closeOpened();
+  if (outcome === 'timeout') await state.close();
+  const done = new Set(outcomes.map((o) => o.check));
+  for (const check of probe.checks) {
+    if (!done.has(check))
+      outcomes.push({
+        check,
+        status: 'not-run',
+        message: reason ?? `probe “${probe.name}” did not reach this check`,
+        evidence: [],
+      });
+  }
+  return outcomes;
+}
+
+async function validateRevision(
+  revision: Revision,
+  options: RunOptions,
+  discovery: Discovery,
+  deadline: number,
+): Promise<{ report: RevisionReport; serverInfo: unknown }> {
+  const state = new RevisionState(revision, options.target, options.settings, discovery);
+  const era = eraOf(revision);
+  state.profile = profileOf(
+    era === 'modern' ? discovery.discoverResult : resultOf(discovery.initialize.get(revision)),
+  );
+  const reachable = era === 'modern' ? discovery.modern : discovery.legacy.includes(revision);
+  const outcomes: Outcome[] = [];
+  try {
+    const applicable = PROBES.filter((probe) => appliesTo(probe, revision, era, options.target.kind));
+    const runLane = async (probes: readonly Probe[]): Promise<void> => {
+      for (const probe of probes) {
+        if (!reachable && !WITHOUT_SESSION.has(probe.name)) {
+          for (const check of probe.checks) {
+            outcomes.push({
+              check,
+              status: 'not-run',
+              message: `the server does not negotiate ${revision}`,
+              evidence: [],
+            });
+          }
+          continue;
+        }
+        const before = Date.now();
+        outcomes.push(...(await runProbe(probe, state, deadline)));
+        if (process.env['MCPENGINE_VALIDATE_TIMING'] === '1') {
+          process.stderr.write(`[timing] ${revision} ${probe.name}: ${Date.now() - before} ms\n`);
+        }
+      }
+    };
+    // The passive judges come last in PROBES: they run once both lanes are done.
+    const passiveFrom = applicable.findIndex((probe) => PASSIVE.has(probe.name));
+    const active = passiveFrom === -1 ? applicable : applicable.slice(0, passiveFrom);
+    const passive = passiveFrom === -1 ? [] : applicable.slice(passiveFrom);
+    await Promise.all([
+      runLane(active.filter((probe) => probe.lane === 'isolated')),
+      runLane(active.filter((probe) => probe.lane !== 'isolated')),
+    ]);
+    await runLane(passive);
+    state.schema.finish((check, reason) =>
+      state.outcomes.push({ check, status: 'not-applicable', message: reason, evidence: [] }),
+    );
+    outcomes.push(...state.outcomes);
+  } finally {
+    await state.close();
+  }
+  const profile = state.profile;
+  return {
+    report: revisionReport(revision, outcomes, {
+      transport: options.target.kind,
+      capabilities: (capability) => hasCapability(profile, capability),
+    }),
+    serverInfo: profile?.serverInfo,
+  };
+}
+
+export async function runValidation(options: RunOptions): Promise<ValidationReport> {
+  const started = Date.now();
+  const deadline = started + options.totalTimeoutMs;
+  const notes: string[] = [];
+  try {
+    const discovery = await discover(options.target, options.settings.requestTimeoutMs);
+    notes.push(...discovery.problems);
+    let revisions: Revision[] =
+      options.revisions !== undefined ? [...options.revisions] : negotiatedRevisions(discovery);
+    if (revisions.length === 0) {
+      // Nothing negotiated: report the handshake of the latest legacy revision, which failed.
+      revisions = ['2025-11-25'];
+      notes.push(
+        'the server negotiated no protocol revision; the handshake results are reported under 2025-11-25',
+      );
+    }
+    for (const revision of revisions) {
+      if (!isRevision(revision)) throw new Error(`unknown revision ${String(revision)}`);
+    }
+    const annotations = new SharedAnnotations();
+    if (!revisions.some((revision) => revision >= '2025-03-26')) annotations.settle();
+    const runOptions: RunOptions = { ...options, settings: { ...options.settings, annotations } };
+    const reports: RevisionReport[] = [];
+    let serverInfo: unknown;
+    const queue = [...revisions];
+    const concurrency = Math.max(1, options.concurrency ?? 5);
+    await Promise.all(
+      Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
+        for (let revision = queue.shift(); revision !== undefined; revision = queue.shift()) {
+          const { report, serverInfo: info } = await validateRevision(
+            revision,
+            runOptions,
+            discovery,
+            deadline,
+          );
+          if (revision >= '2025-03-26') annotations.settle();
+          reports.push(report);
+          serverInfo ??= info;
+        }
+      }),
+    );
+    reports.sort((a, b) => (a.revision < b.revision ? 1 : -1));
+    if (Date.now() > deadline)
+      notes.push(
+        `the run’s time limit (${options.totalTimeoutMs} ms) was reached; remaining checks were not run`,
+      );
+    const failed = reports.some((report) => report.requirements.some((r) => r.verdict === 'fail'));
+    const info = isObject(serverInfo) ? serverInfo : undefined;
+    return {
+      tool: VALIDATOR,
+      target: options.target.label,
+      transport: options.target.kind,
+      startedAt: new Date(started).toISOString(),
+      durationMs: Date.now() - started,
+      ...(info === undefined
+        ? {}
+        : {
+            server: {
+              ...(typeof info['name'] === 'string' ? { name: info['name'] } : {}),
+              ...(typeof info['version'] === 'string' ? { version: info['version'] } : {}),
+            },
+          }),
+      revisions: reports,
+      notes,
+      exitCode: failed ? 1 : 0,
+    };
+  } finally {
+    // Whatever a probe left behind (a timed-out request's process included), and unused spare connections.
+    // Only this run's own processes: other validations may be running in the same process.
+    await options.target.dispose();
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * The corpus suite, shared by the test files that split the corpus between them (vitest runs files in
+ * parallel): every broken server is caught by exactly the checks its header names, its named requirements come
+ * out failed or warned, and the correct servers draw no failure and no warning.
+ */
+import { expect, it } from 'vitest';
+import { checkDef } from '../checks/registry.js';
+import '../checks/index.js';
+import { trackedGroupCount } from '@mcpengine/wire';
+import { corpusEntries, validateEntry, type CorpusEntry } from './corpus.js';
+
+export function corpusSuite(select: (entry: CorpusEntry, index: number) => boolean): void {
+  for (const entry of corpusEntries().filter(select)) {
+    it(`${entry.file}: ${entry.breaks}`, async () => {
+      const result = await validateEntry(entry);
+      expect(result.failing).toEqual(entry.expect);
+      if (entry.expect.length === 0) {
+        expect(result.report.exitCode).toBe(0);
+        expect(result.warnings).toBe(0);
+        expect([...result.broken]).toEqual([]);
+      } else {
+        // Exit 1 exactly when a MUST of the catalog failed (advisory lints and SHOULDs never fail a run).
+        const mustFailed = result.report.revisions.some((r) =>
+          r.requirements.some((v) => v.verdict === 'fail'),
+        );
+        expect(result.report.exitCode).toBe(mustFailed ? 1 : 0);
+        // Every failing check is charged to a statement of the spec, or is an advisory lint.
+        for (const check of result.failing) {
+          const charged = result.report.revisions.some((r) =>
+            r.requirements.some(
+              (v) =>
+                (v.verdict === 'fail' || v.verdict === 'warning') &&
+                (v.requirement.checks ?? []).some((ref) => ref === check || ref.startsWith(`${check}#`)),
+            ),
+          );
+          expect(charged || checkDef(check)?.advisory === true, `${check} is charged to a requirement`).toBe(
+            true,
+          );
+        }
+      }
+      for (const requirement of entry.requirements) expect([...result.broken]).toContain(requirement);
+      expect(trackedGroupCount()).toBe(0);
+    }, 180_000);
+  }
+}

@@ -1,0 +1,26 @@
+/** Test support for validating a whole reference server, as the command line does with its defaults. */
+import type { ValidationReport } from '../report/model.js';
+import { runValidation } from '../run.js';
+import type { Target } from '../target.js';
+
+const SETTINGS = {
+  requestTimeoutMs: 10_000,
+  probeTimeoutMs: 60_000,
+  callTools: new Set<string>(),
+  callAllTools: false,
+};
+
+export function validate(target: Target): Promise<ValidationReport> {
+  return runValidation({ target, settings: SETTINGS, totalTimeoutMs: 300_000 });
+}
+
+/** `revision requirement verdict` for every requirement failed or warned about, sorted. */
+export function failedOrWarned(report: ValidationReport): string[] {
+  return report.revisions
+    .flatMap((r) =>
+      r.requirements
+        .filter((v) => v.verdict === 'fail' || v.verdict === 'warning')
+        .map((v) => `${r.revision} ${v.requirement.id} ${v.verdict}`),
+    )
+    .sort();
+}
