@@ -48,7 +48,12 @@ export function parseCommandArgs<O extends OptionSpecs>(
   }
   if (parsed.positionals.length < min)
     throw new UsageError(`missing argument: see mcpengine ${spec.name} --help`);
-  return { values: parsed.values as ParsedArgs<O>['values'], positionals: parsed.positionals, rest };
+  return {
+    values: parsed.values as ParsedArgs<O>['values'],
+    positionals: parsed.positionals,
+    rest,
+    terminated: end !== -1,
+  };
 }
 
 /** `parseArgs` messages carry advice about `--` that confuses more than helps; say what is wrong in one line. */

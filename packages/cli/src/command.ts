@@ -52,6 +52,8 @@ export interface ParsedArgs<O extends OptionSpecs> {
   readonly positionals: readonly string[];
   /** Arguments after a `--` terminator, verbatim (commands with `passthrough`). */
   readonly rest: readonly string[];
+  /** Whether a `--` terminator was given (commands with `passthrough`), even with nothing after it. */
+  readonly terminated?: boolean;
 }
 
 export interface CommandSpec<O extends OptionSpecs = OptionSpecs> {

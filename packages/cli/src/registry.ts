@@ -3,7 +3,10 @@
  * and loads the package that does the work only when it runs, so starting one command never loads the others.
  */
 import type { CommandSpec } from './command.js';
+import { add } from './commands/add.js';
+import { list } from './commands/list.js';
+import { remove } from './commands/remove.js';
 import { validate } from './commands/validate.js';
 
 // Each spec is typed by its own options; the frame handles them uniformly.
-export const COMMANDS: readonly CommandSpec[] = [validate];
+export const COMMANDS: readonly CommandSpec[] = [validate, add, remove, list];

@@ -35,6 +35,10 @@ export const claudeCode: ClientDescriptor = {
   serversKey: ['mcpServers'],
   transports: ['stdio', 'http', 'sse'],
   secrets: '`${VAR}`, `${VAR:-default}` in command, args, env, url, headers',
+  scopeNotes: {
+    user: 'Claude Code rewrites ~/.claude.json while it runs: quit it before adding, or the change may be lost',
+    project: 'Claude Code asks each user to approve project servers from .mcp.json on first use',
+  },
   inheritEnv: true,
   render(spec, ctx) {
     if (spec.transport === 'stdio') {

@@ -55,6 +55,7 @@ export const codex: ClientDescriptor = {
   serversKey: ['mcp_servers'],
   transports: ['stdio', 'http'],
   secrets: '`env_vars` (stdio, same name), `bearer_token_env_var`, `env_http_headers` (HTTP)',
+  scopeNotes: { project: 'Codex reads .codex/config.toml only in projects you have marked as trusted' },
   inheritEnv: INHERITED,
   render(spec, ctx) {
     if (spec.transport === 'sse')

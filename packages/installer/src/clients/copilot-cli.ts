@@ -40,6 +40,7 @@ export const copilotCli: ClientDescriptor = {
   serversKey: ['mcpServers'],
   transports: ['stdio', 'http', 'sse'],
   secrets: '`${NAME}` in env and headers',
+  scopeNotes: { project: 'GitHub Copilot CLI loads project servers only after you trust the folder' },
   inheritEnv: true,
   render(spec, ctx) {
     if (spec.transport === 'stdio') {

@@ -31,6 +31,7 @@ export const cursor: ClientDescriptor = {
   transports: ['stdio', 'http', 'sse'],
   secrets: '`${env:NAME}` in command, args, env, url, headers',
   inheritEnv: true,
+  sseFallback: true,
   render(spec, ctx) {
     if (spec.transport === 'stdio') {
       const { command, args, env } = stdioParts(spec, ctx, POLICY, NAME);

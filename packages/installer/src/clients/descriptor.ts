@@ -54,9 +54,15 @@ export interface ClientDescriptor {
   readonly secrets: string;
   /** The environment a stdio server inherits from the client: all of it, or only these variables. */
   readonly inheritEnv: true | readonly string[];
+  /** Said after writing to a scope (approval prompts, trust, files the client rewrites). */
+  readonly scopeNotes?: Partial<Record<Scope, string>>;
+  /** For a URL, the client tries Streamable HTTP and falls back to HTTP+SSE (the spec's compatibility procedure). */
+  readonly sseFallback?: boolean;
   render(spec: ServerSpec, ctx: RenderContext): RenderedEntry;
   /** The entry as the client reads it, references included; throws an InstallerError when it is not one. */
   read(entry: unknown): ServerSpec;
+  /** Whether an entry under the servers key is an MCP server at all (Goose keeps built-in extensions there too). */
+  isServerEntry?(entry: unknown): boolean;
   /** Extra changes to the document around an entry being set or removed (VS Code `inputs`). */
   afterSet?(document: ConfigDocument, name: string, entry: Record<string, unknown>): void;
   afterDelete?(document: ConfigDocument, name: string, removed: unknown): void;

@@ -90,6 +90,10 @@ export const goose: ClientDescriptor = {
       notes: [],
     };
   },
+  isServerEntry: (entry) =>
+    typeof entry === 'object' &&
+    entry !== null &&
+    ['stdio', 'sse', 'streamable_http'].includes(String((entry as Record<string, unknown>)['type'])),
   read(entry): ServerSpec {
     const object = asObject(entry, NAME);
     if (object['type'] === 'stdio' || typeof object['cmd'] === 'string') {

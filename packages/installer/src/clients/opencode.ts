@@ -43,6 +43,7 @@ export const opencode: ClientDescriptor = {
   transports: ['stdio', 'http', 'sse'],
   secrets: '`{env:NAME}` anywhere in the file',
   inheritEnv: true,
+  sseFallback: true,
   render(spec, ctx) {
     if (spec.transport === 'stdio') {
       const { command, args, env } = stdioParts(spec, ctx, POLICY, NAME);

@@ -64,6 +64,7 @@ export const vscode: ClientDescriptor = {
   transports: ['stdio', 'http', 'sse'],
   secrets: '`inputs` (`promptString`, `password: true`) as `${input:ID}` for secrets; `${env:NAME}` otherwise',
   inheritEnv: true,
+  sseFallback: true,
   render(spec, ctx) {
     const write = (template: Template) => writeTemplate(template, POLICY.syntax);
     const record = (values: Readonly<Record<string, Template>>) =>

@@ -28,6 +28,7 @@ export const windsurf: ClientDescriptor = {
   transports: ['stdio', 'http', 'sse'],
   secrets: '`${env:NAME}` in command, args, env, serverUrl, headers',
   inheritEnv: true,
+  sseFallback: true,
   render(spec, ctx) {
     if (spec.transport === 'stdio') {
       const { command, args, env } = stdioParts(spec, ctx, POLICY, NAME);
