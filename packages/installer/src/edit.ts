@@ -93,7 +93,9 @@ function finish(
 ): EditPlan {
   const body = intended.document.text();
   const reread = openDocument(target.file, body, target.client.format).data();
-  if (!isDeepStrictEqual(plain(reread), plain(intended.expected)))
+  // TOML tables exist only through their keys: a table left empty by a removal is no table at all.
+  const normalise = (data: unknown) => (target.client.format === 'toml' ? pruneEmpty(plain(data)) : plain(data));
+  if (!isDeepStrictEqual(normalise(reread), normalise(intended.expected)))
     throw new InstallerError(
       `internal error: editing ${target.file} would have changed more than the "${name}" entry, so nothing was written. Please report this with the file's structure.`,
     );
@@ -164,4 +166,15 @@ function plain(value: unknown): unknown {
     return out;
   }
   return value;
+}
+
+function pruneEmpty(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const pruned = pruneEmpty(item);
+    const empty = typeof pruned === 'object' && pruned !== null && !Array.isArray(pruned) && Object.keys(pruned).length === 0;
+    if (!empty) out[key] = pruned;
+  }
+  return out;
 }

@@ -12,6 +12,8 @@ import { detectEol, getIn, isObject, type ConfigDocument, type KeyPath } from '.
 interface Region {
   readonly start: number;
   readonly end: number;
+  /** A `[table]` section (else a key). */
+  readonly table?: boolean;
 }
 
 export class TomlDocument implements ConfigDocument {
@@ -54,22 +56,19 @@ export class TomlDocument implements ConfigDocument {
     if (!isObject(value)) throw new TypeError('a TOML entry is a table');
     const block = renderTable([table, name], value, this.#eol);
     const regions = this.#regions(table, name);
-    let text = this.#text;
-    let at: number;
-    if (regions.length > 0) {
-      at = regions[0]!.start;
-      text = removeRegions(text, regions);
-    } else {
-      at = this.#afterLastTable(table) ?? text.length;
-    }
-    this.#update(insertBlock(text, at, block, this.#eol));
+    const inPlace = regions[0]?.table === true;
+    const at = inPlace ? regions[0]!.start : undefined;
+    // Without the old entry; then, unless it stood as its own section, after the last server section.
+    this.#update(removeRegions(this.#text, regions));
+    const text = this.#text;
+    this.#update(insertBlock(text, at ?? this.#afterLastTable(table) ?? text.length, block, this.#eol));
   }
 
   delete(path: KeyPath): void {
     const [table, name] = entryPath(this.file, path);
     const regions = this.#regions(table, name);
     if (regions.length === 0) return;
-    this.#update(tidyBlankLines(removeRegions(this.#text, regions), this.#eol));
+    this.#update(removeRegions(this.#text, regions));
   }
 
   #update(text: string): void {
@@ -103,7 +102,7 @@ export class TomlDocument implements ConfigDocument {
       if (key[0] !== table) continue;
       if (key.length >= 2 && key[1] === name) {
         if (node.kind === 'array') refuse(`[[${key.join('.')}]] is an array of tables`);
-        regions.push(lineRegion(this.#text, node.range));
+        regions.push({ ...lineRegion(this.#text, node.range), table: true });
       } else if (key.length === 1) {
         for (const entry of node.body) {
           if (keyNames(entry.key)[0] === name) regions.push(lineRegion(this.#text, entry.range));
@@ -140,14 +139,22 @@ function lineRegion(text: string, range: readonly [number, number]): Region {
   return { start, end: newline === -1 ? text.length : newline + 1 };
 }
 
+/**
+ * Cuts the regions out. Only the blank lines next to a cut are tidied (no double blank line where a section
+ * went, none left at the end); the rest of the file keeps its spacing.
+ */
 function removeRegions(text: string, regions: readonly Region[]): string {
   let out = '';
   let last = 0;
   for (const region of regions) {
     out += text.slice(last, Math.max(last, region.start));
     last = Math.max(last, region.end);
+    const blank = /^(?:[ \t]*\r?\n)+/.exec(text.slice(last));
+    if (blank !== null && (out === '' || /\n[ \t]*\r?\n$/.test(out))) last += blank[0].length;
   }
-  return out + text.slice(last);
+  const rest = text.slice(last);
+  if (rest === '' && regions.length > 0) return out.replace(/(\r?\n)(?:[ \t]*\r?\n)+$/, '$1');
+  return out + rest;
 }
 
 /** Puts `block` at `at` (a line start or the end), with one blank line on each side where text continues. */
@@ -159,12 +166,6 @@ function insertBlock(text: string, at: number, block: string, eol: string): stri
   if (before !== '') before += eol;
   after = after.replace(/^(?:[ \t]*\r?\n)+/, '');
   return `${before}${block}${after === '' ? '' : eol}${after}`;
-}
-
-/** After a removal: no run of blank lines longer than one, no blank lines at the end. */
-function tidyBlankLines(text: string, eol: string): string {
-  const tidy = text.replace(/(\r?\n)(?:[ \t]*\r?\n){2,}/g, `$1${eol}`).replace(/(\r?\n)(?:[ \t]*\r?\n)+$/, '$1');
-  return tidy.replace(/^(?:[ \t]*\r?\n)+/, '');
 }
 
 const BARE_KEY = /^[A-Za-z0-9_-]+$/;
