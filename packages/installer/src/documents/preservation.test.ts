@@ -224,7 +224,7 @@ describe('TOML (Codex)', () => {
   it('keeps the spacing of the rest of the file when removing', async () => {
     const before = 'a = 1\n\n\n# two blank lines above stay\n[mcp_servers.x]\ncommand = "x"\n\n[mcp_servers.y]\ncommand = "y"\n';
     const removed = await planRemove(target(codex, await fileWith(before, 'toml')), 'x');
-    expect(removed.after).toBe('a = 1\n\n\n# two blank lines above stay\n[mcp_servers.y]\ncommand = "y"\n');
+    expect(removed.after).toBe('a = 1\n\n\n# two blank lines above stay\n\n[mcp_servers.y]\ncommand = "y"\n');
   });
 
   it('refuses a file that is not TOML, with the position', async () => {
