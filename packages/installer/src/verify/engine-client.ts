@@ -10,6 +10,7 @@ import {
   StreamableHttpClientTransport,
   type HttpClientLogger,
 } from 'mcpengine/http';
+import { LEGACY_REVISIONS } from 'mcpengine/protocol';
 import { StdioClientTransport } from 'mcpengine/stdio';
 import type { Launch } from './launch.js';
 
@@ -66,7 +67,8 @@ export async function handshake(launch: Launch, options: HandshakeOptions): Prom
   try {
     return await Promise.race([
       (async () => {
-        await client.connect(transport);
+        // HTTP+SSE belongs to the legacy era: a client using it negotiates with initialize.
+        await client.connect(transport, launch.kind === 'sse' ? { revisions: LEGACY_REVISIONS } : {});
         const tools = await client.listAllTools();
         return {
           serverName: client.serverInfo?.name ?? '(unnamed)',
