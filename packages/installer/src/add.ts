@@ -85,7 +85,12 @@ async function add(request: AddRequest, io: InstallerIo): Promise<number> {
   const target = resolveTarget(client, request.scope, pathContext(request.platform, io.env, io.cwd));
   const { spec, description, notes: sourceNotes } = await serverOf(request, io);
   const plan = await planAdd(target, request.name, spec, request.platform);
-  const notes = [...sourceNotes, ...plan.notes, ...plainTextNotes(spec), ...relativePathNotes(spec, client, io.cwd)];
+  const notes = [
+    ...sourceNotes,
+    ...plan.notes,
+    ...plainTextNotes(spec),
+    ...relativePathNotes(spec, client, io.cwd),
+  ];
   const scopeNote = client.scopeNotes?.[request.scope];
   if (scopeNote !== undefined && plan.changed) notes.push(scopeNote);
   const where = `${client.name} (${request.scope} scope): ${target.file}`;
@@ -103,7 +108,9 @@ async function add(request: AddRequest, io: InstallerIo): Promise<number> {
   }
   for (const note of notes) io.stdout(`  note: ${note}\n`);
   if (!request.verify) return 0;
-  const entry = request.dryRun ? entryIn(target, plan.after, request.name) : await writtenEntry(target, request.name);
+  const entry = request.dryRun
+    ? entryIn(target, plan.after, request.name)
+    : await writtenEntry(target, request.name);
   const verified = await verifyEntry(client, entry, {
     env: io.env,
     // Project servers start in the project; user-scope servers from a directory that is not this one.
@@ -117,10 +124,19 @@ async function add(request: AddRequest, io: InstallerIo): Promise<number> {
   return 0;
 }
 
-function existed(plan: { readonly before: string | undefined; readonly target: Target; readonly name: string }): boolean {
+function existed(plan: {
+  readonly before: string | undefined;
+  readonly target: Target;
+  readonly name: string;
+}): boolean {
   if (plan.before === undefined) return false;
   try {
-    return openDocument(plan.target.file, plan.before, plan.target.client.format).get([...plan.target.client.serversKey, plan.name]) !== undefined;
+    return (
+      openDocument(plan.target.file, plan.before, plan.target.client.format).get([
+        ...plan.target.client.serversKey,
+        plan.name,
+      ]) !== undefined
+    );
   } catch {
     return false;
   }
@@ -154,12 +170,18 @@ async function serverOf(
       if (command === undefined || command === '') throw new InstallerError('the command after -- is empty');
       if (Object.keys(headers).length > 0) throw new InstallerError('--header applies to --url servers only');
       return {
-        spec: { transport: 'stdio', command, args: args.map((arg, i) => templateOf(`${i + 1}`, arg, 'argument')), env },
+        spec: {
+          transport: 'stdio',
+          command,
+          args: args.map((arg, i) => templateOf(`${i + 1}`, arg, 'argument')),
+          env,
+        },
         notes: [],
       };
     }
     case 'url': {
-      if (Object.keys(env).length > 0) throw new InstallerError('--env applies to stdio servers only (use --header for a URL)');
+      if (Object.keys(env).length > 0)
+        throw new InstallerError('--env applies to stdio servers only (use --header for a URL)');
       const url = templateOf('url', source.url, '--url');
       checkUrl(source.url);
       return { spec: { transport: request.transport ?? 'http', url, headers }, notes: [] };
@@ -193,7 +215,11 @@ async function serverOf(
         { yes: request.yes, ...(io.prompt === undefined ? {} : { prompt: io.prompt }) },
         request.transport,
       );
-      return { spec: choice.spec, description: `${server.name} ${server.version ?? ''} (${choice.description})`.replace('  ', ' '), notes: choice.notes };
+      return {
+        spec: choice.spec,
+        description: `${server.name} ${server.version ?? ''} (${choice.description})`.replace('  ', ' '),
+        notes: choice.notes,
+      };
     }
   }
 }
@@ -230,7 +256,13 @@ function relativePathNotes(spec: ServerSpec, client: ClientDescriptor, cwd: stri
   if (spec.transport !== 'stdio') return [];
   const words = [spec.command, ...spec.args.map((arg) => (isLiteral(arg) ? arg.join('') : ''))];
   return words
-    .filter((word) => /[\\/]/.test(word) && !isAbsolute(word) && !/^[a-z]+:\/\//i.test(word) && existsSync(resolve(cwd, word)))
+    .filter(
+      (word) =>
+        /[\\/]/.test(word) &&
+        !isAbsolute(word) &&
+        !/^[a-z]+:\/\//i.test(word) &&
+        existsSync(resolve(cwd, word)),
+    )
     .map(
       (word) =>
         `${word} is a relative path: ${client.name} starts servers from its own working directory, not this one; give ${resolve(cwd, word)} instead`,

@@ -6,12 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { createTwoFilesPatch } from 'diff';
-import {
-  deleteIn,
-  setIn,
-  type ConfigDocument,
-  type KeyPath,
-} from './documents/document.js';
+import { deleteIn, setIn, type ConfigDocument, type KeyPath } from './documents/document.js';
 import { openDocument } from './documents/open.js';
 import { InstallerError, type Platform, type ServerSpec } from './model.js';
 import type { Target } from './target.js';
@@ -94,7 +89,8 @@ function finish(
   const body = intended.document.text();
   const reread = openDocument(target.file, body, target.client.format).data();
   // TOML tables exist only through their keys: a table left empty by a removal is no table at all.
-  const normalise = (data: unknown) => (target.client.format === 'toml' ? pruneEmpty(plain(data)) : plain(data));
+  const normalise = (data: unknown) =>
+    target.client.format === 'toml' ? pruneEmpty(plain(data)) : plain(data);
   if (!isDeepStrictEqual(normalise(reread), normalise(intended.expected)))
     throw new InstallerError(
       `internal error: editing ${target.file} would have changed more than the "${name}" entry, so nothing was written. Please report this with the file's structure.`,
@@ -124,7 +120,8 @@ export async function planAdd(
   const rendered = target.client.render(spec, { platform, name });
   const intended = new Intended(document);
   const path = [...target.client.serversKey, name];
-  if (!isDeepStrictEqual(plain(document.get(path)), plain(rendered.entry))) intended.set(path, rendered.entry);
+  if (!isDeepStrictEqual(plain(document.get(path)), plain(rendered.entry)))
+    intended.set(path, rendered.entry);
   target.client.afterSet?.(hookView(intended), name, rendered.entry);
   return finish(target, name, before, intended, bom, rendered.notes, rendered.entry);
 }
@@ -173,7 +170,11 @@ function pruneEmpty(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
     const pruned = pruneEmpty(item);
-    const empty = typeof pruned === 'object' && pruned !== null && !Array.isArray(pruned) && Object.keys(pruned).length === 0;
+    const empty =
+      typeof pruned === 'object' &&
+      pruned !== null &&
+      !Array.isArray(pruned) &&
+      Object.keys(pruned).length === 0;
     if (!empty) out[key] = pruned;
   }
   return out;

@@ -34,7 +34,11 @@ export function goldenEnv(platform: Platform): Record<string, string> {
     : { HOME: platform === 'darwin' ? '/Users/alice' : '/home/alice' };
 }
 
-const CWD: Record<Platform, string> = { darwin: '/Users/alice/project', linux: '/home/alice/project', win32: 'C:\\work\\project' };
+const CWD: Record<Platform, string> = {
+  darwin: '/Users/alice/project',
+  linux: '/home/alice/project',
+  win32: 'C:\\work\\project',
+};
 
 const SCENARIOS: Record<string, ServerSpec> = {
   stdio: {
@@ -93,38 +97,44 @@ function compare(file: string, actual: string): void {
 }
 
 describe.each(CLIENTS.map((client) => [client.id, client] as const))('%s', (_id, client) => {
-  it.each(PLATFORMS.flatMap((platform) => Object.keys(SCENARIOS).map((scenario) => [platform, scenario] as const)))(
-    '%s %s matches its golden file and parses back',
-    async (platform, scenario) => {
-      const spec = SCENARIOS[scenario]!;
-      const target = resolveTarget(client, 'user', pathContext(platform, goldenEnv(platform), CWD[platform]));
-      const base = join(GOLDEN, client.id, `${platform}-${scenario}`);
-      let plan;
-      try {
-        plan = await planAdd(target, 'weather', spec, platform);
-      } catch (error) {
-        if (!(error instanceof InstallerError)) throw error;
-        compare(`${base}.refused.txt`, `${error.message}\n`);
-        expect(existsSync(`${base}.${extension(client)}`)).toBe(false);
-        return;
-      }
-      compare(`${base}.${extension(client)}`, plan.after);
-      const data = parseBack(client, plan.after);
-      const entry = getIn(data, [...client.serversKey, 'weather']);
-      expect(entry).toEqual(plan.entry);
-      const read = client.read(entry);
-      expect(read.transport === 'stdio' ? 'stdio' : 'remote').toBe(spec.transport === 'stdio' ? 'stdio' : 'remote');
-      if (read.transport === 'stdio' && spec.transport === 'stdio') {
-        const flat = [read.command, ...read.args.map((arg) => arg.map((part) => (typeof part === 'string' ? part : '?')).join(''))];
-        expect(flat).toEqual(platform === 'win32' ? ['cmd', '/c', 'npx', ...flat.slice(3)] : ['npx', ...flat.slice(1)]);
-        expect(Object.keys(read.env).sort()).toEqual(Object.keys(spec.env).sort());
-      }
-      if (read.transport !== 'stdio' && spec.transport !== 'stdio') {
-        expect(read.url).toEqual(spec.url);
-        expect(Object.keys(read.headers).sort()).toEqual(Object.keys(spec.headers).sort());
-      }
-    },
-  );
+  it.each(
+    PLATFORMS.flatMap((platform) => Object.keys(SCENARIOS).map((scenario) => [platform, scenario] as const)),
+  )('%s %s matches its golden file and parses back', async (platform, scenario) => {
+    const spec = SCENARIOS[scenario]!;
+    const target = resolveTarget(client, 'user', pathContext(platform, goldenEnv(platform), CWD[platform]));
+    const base = join(GOLDEN, client.id, `${platform}-${scenario}`);
+    let plan;
+    try {
+      plan = await planAdd(target, 'weather', spec, platform);
+    } catch (error) {
+      if (!(error instanceof InstallerError)) throw error;
+      compare(`${base}.refused.txt`, `${error.message}\n`);
+      expect(existsSync(`${base}.${extension(client)}`)).toBe(false);
+      return;
+    }
+    compare(`${base}.${extension(client)}`, plan.after);
+    const data = parseBack(client, plan.after);
+    const entry = getIn(data, [...client.serversKey, 'weather']);
+    expect(entry).toEqual(plan.entry);
+    const read = client.read(entry);
+    expect(read.transport === 'stdio' ? 'stdio' : 'remote').toBe(
+      spec.transport === 'stdio' ? 'stdio' : 'remote',
+    );
+    if (read.transport === 'stdio' && spec.transport === 'stdio') {
+      const flat = [
+        read.command,
+        ...read.args.map((arg) => arg.map((part) => (typeof part === 'string' ? part : '?')).join('')),
+      ];
+      expect(flat).toEqual(
+        platform === 'win32' ? ['cmd', '/c', 'npx', ...flat.slice(3)] : ['npx', ...flat.slice(1)],
+      );
+      expect(Object.keys(read.env).sort()).toEqual(Object.keys(spec.env).sort());
+    }
+    if (read.transport !== 'stdio' && spec.transport !== 'stdio') {
+      expect(read.url).toEqual(spec.url);
+      expect(Object.keys(read.headers).sort()).toEqual(Object.keys(spec.headers).sort());
+    }
+  });
 });
 
 describe('configuration paths', () => {
@@ -135,7 +145,10 @@ describe('configuration paths', () => {
       for (const platform of PLATFORMS) {
         const ctx = pathContext(platform, goldenEnv(platform), CWD[platform]);
         paths[client.id]![platform] = Object.fromEntries(
-          SCOPES.filter((scope) => client.scopes[scope] !== undefined).map((scope) => [scope, client.scopes[scope]!(ctx)]),
+          SCOPES.filter((scope) => client.scopes[scope] !== undefined).map((scope) => [
+            scope,
+            client.scopes[scope]!(ctx),
+          ]),
         );
       }
     }

@@ -2,7 +2,14 @@
  * @mcpengine/installer: `mcpengine add`, `remove` and `list` as a library — client descriptors, format-preserving
  * edits of their configuration files, sources (command line, URL, registry server.json, fleet), verification.
  */
-export { runAdd, describeVerified, INSTALLER_VERSION, type AddRequest, type AddSource, type InstallerIo } from './add.js';
+export {
+  runAdd,
+  describeVerified,
+  INSTALLER_VERSION,
+  type AddRequest,
+  type AddSource,
+  type InstallerIo,
+} from './add.js';
 export { runRemove, type RemoveRequest } from './remove.js';
 export { runList, listServers, type ListRequest, type ListedServer, type Listing } from './list.js';
 export { CLIENTS, CLIENT_IDS, findClient, type ClientDescriptor } from './clients/index.js';

@@ -82,13 +82,30 @@ export async function listServers(
   return listing;
 }
 
-function describe(client: ClientDescriptor, scope: Scope, file: string, name: string, entry: unknown): ListedServer {
+function describe(
+  client: ClientDescriptor,
+  scope: Scope,
+  file: string,
+  name: string,
+  entry: unknown,
+): ListedServer {
   const base = { client: client.id, scope, file, name };
   try {
     const spec = client.read(entry);
     if (spec.transport === 'stdio')
-      return { ...base, transport: 'stdio', command: spec.command, args: spec.args.map(showTemplate), env: Object.keys(spec.env) };
-    return { ...base, transport: spec.transport, url: showTemplate(spec.url), headers: Object.keys(spec.headers) };
+      return {
+        ...base,
+        transport: 'stdio',
+        command: spec.command,
+        args: spec.args.map(showTemplate),
+        env: Object.keys(spec.env),
+      };
+    return {
+      ...base,
+      transport: spec.transport,
+      url: showTemplate(spec.url),
+      headers: Object.keys(spec.headers),
+    };
   } catch (error) {
     if (!(error instanceof InstallerError)) throw error;
     return { ...base, problem: error.message };
@@ -109,14 +126,17 @@ export async function runList(request: ListRequest, io: InstallerIo): Promise<nu
     io.stdout(`${JSON.stringify({ servers: listing.servers, problems: listing.problems }, null, 2)}\n`);
   } else {
     io.stdout(renderTable(listing));
-    for (const problem of listing.problems) io.stderr(`mcpengine list: ${problem.client} (${problem.scope}): ${problem.error}\n`);
+    for (const problem of listing.problems)
+      io.stderr(`mcpengine list: ${problem.client} (${problem.scope}): ${problem.error}\n`);
   }
   return listing.problems.length === 0 ? 0 : 2;
 }
 
 function renderTable(listing: Listing): string {
   if (listing.servers.length === 0)
-    return listing.files.length === 0 ? 'No client configuration files found.\n' : `No servers in ${listing.files.length} configuration file(s).\n`;
+    return listing.files.length === 0
+      ? 'No client configuration files found.\n'
+      : `No servers in ${listing.files.length} configuration file(s).\n`;
   const rows = listing.servers.map((server) => [
     server.client,
     server.scope,
@@ -129,9 +149,14 @@ function renderTable(listing: Listing): string {
     server.file,
   ]);
   const header = ['CLIENT', 'SCOPE', 'NAME', 'TRANSPORT', 'COMMAND / URL', 'FILE'];
-  const widths = header.map((title, i) => Math.min(60, Math.max(title.length, ...rows.map((row) => row[i]!.length))));
+  const widths = header.map((title, i) =>
+    Math.min(60, Math.max(title.length, ...rows.map((row) => row[i]!.length))),
+  );
   const line = (cells: string[]) =>
-    cells.map((cell, i) => (i === cells.length - 1 ? cell : clip(cell, widths[i]!).padEnd(widths[i]!))).join('  ').trimEnd();
+    cells
+      .map((cell, i) => (i === cells.length - 1 ? cell : clip(cell, widths[i]!).padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return `${[line(header), ...rows.map(line)].join('\n')}\n`;
 }
 

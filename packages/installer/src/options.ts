@@ -13,7 +13,9 @@ export function hostPlatform(): Platform {
 export function parsePlatform(value: string | undefined): Platform {
   if (value === undefined) return hostPlatform();
   if (!(PLATFORMS as readonly string[]).includes(value))
-    throw new InstallerError(`--platform must be one of ${PLATFORMS.join(', ')}, got ${JSON.stringify(value)}`);
+    throw new InstallerError(
+      `--platform must be one of ${PLATFORMS.join(', ')}, got ${JSON.stringify(value)}`,
+    );
   return value as Platform;
 }
 
@@ -24,7 +26,9 @@ export function parseEnvPairs(pairs: readonly string[]): Record<string, string> 
     const eq = pair.indexOf('=');
     const key = eq === -1 ? pair : pair.slice(0, eq);
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key))
-      throw new InstallerError(`--env needs KEY=VALUE (or KEY to forward the variable), got ${JSON.stringify(pair)}`);
+      throw new InstallerError(
+        `--env needs KEY=VALUE (or KEY to forward the variable), got ${JSON.stringify(pair)}`,
+      );
     out[key] = eq === -1 ? `\${${key}}` : pair.slice(eq + 1);
   }
   return out;

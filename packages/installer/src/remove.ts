@@ -29,7 +29,10 @@ async function remove(request: RemoveRequest, io: InstallerIo): Promise<number> 
   const client = clientOrThrow(request.client);
   checkServerName(request.name);
   const ctx = pathContext(request.platform, io.env, io.cwd);
-  const scopes = request.scope === undefined ? SCOPES.filter((scope) => client.scopes[scope] !== undefined) : [request.scope];
+  const scopes =
+    request.scope === undefined
+      ? SCOPES.filter((scope) => client.scopes[scope] !== undefined)
+      : [request.scope];
   const plans: EditPlan[] = [];
   const looked: string[] = [];
   for (const scope of scopes) {

@@ -13,7 +13,9 @@ export function resolveTarget(client: ClientDescriptor, scope: Scope, ctx: PathC
   const locate = client.scopes[scope];
   if (locate === undefined) {
     const scopes = Object.keys(client.scopes).join(' and ');
-    throw new InstallerError(`${client.name} has no ${scope}-scope configuration file (it has ${scopes} scope only)`);
+    throw new InstallerError(
+      `${client.name} has no ${scope}-scope configuration file (it has ${scopes} scope only)`,
+    );
   }
   return { client, scope, file: locate(ctx) };
 }

@@ -2,7 +2,16 @@
  * `mcpengine add`, `remove` and `list` through the command line frame, in a temporary home: usage errors, the
  * unparseable file left byte-identical, dry runs, backups, secrets, server.json values, listing and removal.
  */
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,7 +24,11 @@ interface Result {
   err: string;
 }
 
-function sandbox(): { home: string; project: string; run: (args: string[], env?: Record<string, string>) => Promise<Result> } {
+function sandbox(): {
+  home: string;
+  project: string;
+  run: (args: string[], env?: Record<string, string>) => Promise<Result>;
+} {
   const home = mkdtempSync(join(tmpdir(), 'mcpengine-add-'));
   const project = join(home, 'project');
   mkdirSync(project);
@@ -42,18 +55,46 @@ function sandbox(): { home: string; project: string; run: (args: string[], env?:
 describe('mcpengine add: arguments', () => {
   it.each([
     [['add', 'x', '--', 'node'], '--client is required'],
-    [['add', 'x', '--client', 'nope', '--', 'node'], 'unknown client "nope"; one of: claude-desktop, claude-code'],
+    [
+      ['add', 'x', '--client', 'nope', '--', 'node'],
+      'unknown client "nope"; one of: claude-desktop, claude-code',
+    ],
     [['add', 'x', '--client', 'cursor', '--url', 'http://a/mcp', '--', 'node'], 'give one source'],
     [['add', 'x', '--client', 'cursor', '--'], 'the command after -- is empty'],
-    [['add', 'x', '--client', 'cursor', '--scope', 'global', '--', 'node'], '--scope must be user or project'],
-    [['add', 'x', '--client', 'cursor', '--platform', 'beos', '--', 'node'], '--platform must be one of darwin, win32, linux'],
-    [['add', 'x', '--client', 'cursor', '--transport', 'sse', '--', 'node'], '--transport applies to --url and --from'],
+    [
+      ['add', 'x', '--client', 'cursor', '--scope', 'global', '--', 'node'],
+      '--scope must be user or project',
+    ],
+    [
+      ['add', 'x', '--client', 'cursor', '--platform', 'beos', '--', 'node'],
+      '--platform must be one of darwin, win32, linux',
+    ],
+    [
+      ['add', 'x', '--client', 'cursor', '--transport', 'sse', '--', 'node'],
+      '--transport applies to --url and --from',
+    ],
     [['add', 'x', '--client', 'cursor', '--env', '1A=b', '--', 'node'], '--env needs KEY=VALUE'],
-    [['add', 'x', '--client', 'cursor', '--url', 'http://a/mcp', '--header', 'nocolon'], '--header needs "Name: value"'],
+    [
+      ['add', 'x', '--client', 'cursor', '--url', 'http://a/mcp', '--header', 'nocolon'],
+      '--header needs "Name: value"',
+    ],
     [['add', 'x', '--client', 'cursor', '--url', 'ftp://a/mcp'], '--url must be http or https'],
     [['add', 'bad name', '--client', 'cursor', '--', 'node'], 'invalid server name "bad name"'],
     [['add', 'x', '--client', 'cursor', '--env', 'A=${', '--', 'node'], 'must start a variable reference'],
-    [['add', 'x', '--client', 'cursor', '--verify', '--platform', process.platform === 'win32' ? 'linux' : 'win32', '--', 'node'], '--verify starts the server here'],
+    [
+      [
+        'add',
+        'x',
+        '--client',
+        'cursor',
+        '--verify',
+        '--platform',
+        process.platform === 'win32' ? 'linux' : 'win32',
+        '--',
+        'node',
+      ],
+      '--verify starts the server here',
+    ],
     [['add', 'nothing-here', '--client', 'cursor'], 'is not a fleet server'],
   ])('%j fails with exit code 2: %s', async (args, message) => {
     const { run, home } = sandbox();
@@ -67,7 +108,9 @@ describe('mcpengine add: arguments', () => {
     const { run } = sandbox();
     const help = await run(['add', '--help']);
     expect(help.code).toBe(0);
-    expect(help.out).toContain('Clients: claude-desktop, claude-code, cursor, vscode, windsurf, cline, codex, gemini, zed, goose,');
+    expect(help.out).toContain(
+      'Clients: claude-desktop, claude-code, cursor, vscode, windsurf, cline, codex, gemini, zed, goose,',
+    );
     expect(help.out).toContain('1  --verify failed');
   });
 });
@@ -82,7 +125,9 @@ describe('mcpengine add: files', () => {
     writeFileSync(file, broken);
     const result = await run(['add', 'w', '--client', 'cursor', '--', 'npx', '-y', 'w']);
     expect(result.code).toBe(2);
-    expect(result.err).toMatch(new RegExp(`${file.replaceAll('/', '\\/')}:5:1: not valid JSON .*The file was not changed`));
+    expect(result.err).toMatch(
+      new RegExp(`${file.replaceAll('/', '\\/')}:5:1: not valid JSON .*The file was not changed`),
+    );
     expect(readFileSync(file, 'utf8')).toBe(broken);
     expect(readdirSync(dir)).toEqual(['mcp.json']);
   });
@@ -120,31 +165,90 @@ describe('mcpengine add: files', () => {
     const result = await run(['add', 'w', '--client', 'cursor', '--', 'w-mcp']);
     expect(result.code).toBe(0);
     expect(lstatSync(join(home, '.cursor', 'mcp.json')).isSymbolicLink()).toBe(true);
-    expect(JSON.parse(readFileSync(join(home, 'dotfiles', 'mcp.json'), 'utf8'))).toEqual({ mcpServers: { w: { command: 'w-mcp', args: [] } } });
+    expect(JSON.parse(readFileSync(join(home, 'dotfiles', 'mcp.json'), 'utf8'))).toEqual({
+      mcpServers: { w: { command: 'w-mcp', args: [] } },
+    });
   });
 
   it('keeps secrets as references, and says when a value that looks secret is written in plain text', async () => {
     const { run, home } = sandbox();
-    const referenced = await run(['add', 'gh', '--client', 'cursor', '--env', 'GITHUB_TOKEN', '--', 'npx', '-y', 'gh-mcp']);
+    const referenced = await run([
+      'add',
+      'gh',
+      '--client',
+      'cursor',
+      '--env',
+      'GITHUB_TOKEN',
+      '--',
+      'npx',
+      '-y',
+      'gh-mcp',
+    ]);
     expect(referenced.code).toBe(0);
-    expect(readFileSync(join(home, '.cursor', 'mcp.json'), 'utf8')).toContain('"GITHUB_TOKEN": "${env:GITHUB_TOKEN}"');
+    expect(readFileSync(join(home, '.cursor', 'mcp.json'), 'utf8')).toContain(
+      '"GITHUB_TOKEN": "${env:GITHUB_TOKEN}"',
+    );
     expect(referenced.out).not.toContain('plain text');
-    const literal = await run(['add', 'gh', '--client', 'cursor', '--env', 'GITHUB_TOKEN=ghp_123', '--', 'npx', '-y', 'gh-mcp']);
+    const literal = await run([
+      'add',
+      'gh',
+      '--client',
+      'cursor',
+      '--env',
+      'GITHUB_TOKEN=ghp_123',
+      '--',
+      'npx',
+      '-y',
+      'gh-mcp',
+    ]);
     expect(literal.out).toContain('note: env GITHUB_TOKEN is written in plain text, as you passed it');
-    const refused = await run(['add', 'gh', '--client', 'claude-desktop', '--env', 'GITHUB_TOKEN', '--', 'npx', '-y', 'gh-mcp']);
+    const refused = await run([
+      'add',
+      'gh',
+      '--client',
+      'claude-desktop',
+      '--env',
+      'GITHUB_TOKEN',
+      '--',
+      'npx',
+      '-y',
+      'gh-mcp',
+    ]);
     expect(refused.code).toBe(2);
     expect(refused.err).toContain('Claude Desktop cannot refer to environment variables in env GITHUB_TOKEN');
   });
 
   it('writes project scope under the working directory and refuses a scope the client does not have', async () => {
     const { run, project } = sandbox();
-    const result = await run(['add', 'w', '--client', 'claude-code', '--scope', 'project', '--', 'npx', '-y', 'w']);
+    const result = await run([
+      'add',
+      'w',
+      '--client',
+      'claude-code',
+      '--scope',
+      'project',
+      '--',
+      'npx',
+      '-y',
+      'w',
+    ]);
     expect(result.code).toBe(0);
     expect(JSON.parse(readFileSync(join(project, '.mcp.json'), 'utf8'))).toEqual({
       mcpServers: { w: { type: 'stdio', command: 'npx', args: ['-y', 'w'] } },
     });
     expect(result.out).toContain('Claude Code asks each user to approve project servers');
-    const none = await run(['add', 'w', '--client', 'windsurf', '--scope', 'project', '--', 'npx', '-y', 'w']);
+    const none = await run([
+      'add',
+      'w',
+      '--client',
+      'windsurf',
+      '--scope',
+      'project',
+      '--',
+      'npx',
+      '-y',
+      'w',
+    ]);
     expect(none.code).toBe(2);
     expect(none.err).toContain('Windsurf has no project-scope configuration file (it has user scope only)');
   });
@@ -153,14 +257,27 @@ describe('mcpengine add: files', () => {
     const { run, home } = sandbox();
     const local = join(home, 'Local');
     mkdirSync(join(local, 'Packages', 'Claude_pzs8sxrjxfjjc'), { recursive: true });
-    const result = await run(['add', 'w', '--client', 'claude-desktop', '--platform', 'win32', '--', 'npx', '-y', 'w'], {
-      USERPROFILE: home,
-      LOCALAPPDATA: local,
-      APPDATA: join(home, 'Roaming'),
-    });
+    const result = await run(
+      ['add', 'w', '--client', 'claude-desktop', '--platform', 'win32', '--', 'npx', '-y', 'w'],
+      {
+        USERPROFILE: home,
+        LOCALAPPDATA: local,
+        APPDATA: join(home, 'Roaming'),
+      },
+    );
     expect(result.code).toBe(0);
-    const file = join(local, 'Packages', 'Claude_pzs8sxrjxfjjc', 'LocalCache', 'Roaming', 'Claude', 'claude_desktop_config.json');
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ mcpServers: { w: { command: 'cmd', args: ['/c', 'npx', '-y', 'w'] } } });
+    const file = join(
+      local,
+      'Packages',
+      'Claude_pzs8sxrjxfjjc',
+      'LocalCache',
+      'Roaming',
+      'Claude',
+      'claude_desktop_config.json',
+    );
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      mcpServers: { w: { command: 'cmd', args: ['/c', 'npx', '-y', 'w'] } },
+    });
     expect(existsSync(join(home, 'Roaming'))).toBe(false);
   });
 });
@@ -214,7 +331,17 @@ describe('mcpengine add --from server.json', () => {
 
   it('takes defaults with --yes and values from flags; secrets become references', async () => {
     const { run, home } = withServerJson();
-    const result = await run(['add', 'weather', '--client', 'cursor', '--from', 'server.json', '--yes', '--env', 'WEATHER_REGION=eu']);
+    const result = await run([
+      'add',
+      'weather',
+      '--client',
+      'cursor',
+      '--from',
+      'server.json',
+      '--yes',
+      '--env',
+      'WEATHER_REGION=eu',
+    ]);
     expect(result.err).toBe('');
     expect(result.code).toBe(0);
     expect(result.out).toContain('Source: io.example/weather 1.2.0 (npm package @example/weather-mcp@1.2.0)');
@@ -228,25 +355,59 @@ describe('mcpengine add --from server.json', () => {
         },
       },
     });
-    const bad = await run(['add', 'weather', '--client', 'cursor', '--from', 'server.json', '--yes', '--env', 'WEATHER_REGION=mars']);
+    const bad = await run([
+      'add',
+      'weather',
+      '--client',
+      'cursor',
+      '--from',
+      'server.json',
+      '--yes',
+      '--env',
+      'WEATHER_REGION=mars',
+    ]);
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('WEATHER_REGION must be one of eu, us');
   });
 
   it('picks the remote with --transport, filling URL variables and secret headers', async () => {
     const { run } = withServerJson();
-    const result = await run(['add', 'weather', '--client', 'codex', '--from', 'server.json', '--transport', 'http', '--var', 'tenant=acme', '--dry-run']);
+    const result = await run([
+      'add',
+      'weather',
+      '--client',
+      'codex',
+      '--from',
+      'server.json',
+      '--transport',
+      'http',
+      '--var',
+      'tenant=acme',
+      '--dry-run',
+    ]);
     expect(result.err).toBe('');
     expect(result.out).toContain('+url = "https://acme.weather.example/mcp"');
     expect(result.out).toContain('+X-Api-Key = "X_API_KEY"');
-    const sse = await run(['add', 'weather', '--client', 'codex', '--from', 'server.json', '--transport', 'sse']);
+    const sse = await run([
+      'add',
+      'weather',
+      '--client',
+      'codex',
+      '--from',
+      'server.json',
+      '--transport',
+      'sse',
+    ]);
     expect(sse.code).toBe(2);
     expect(sse.err).toContain('io.example/weather has no sse endpoint (remotes: streamable-http');
   });
 
   it('explains a server.json it cannot use', async () => {
     const { run, project } = sandbox();
-    writeFileSync(join(project, 'bad.json'), JSON.stringify({ name: 'x/y', packages: [{ registryType: 'npm' }] }));
+    writeFileSync(
+      join(project, 'bad.json'),
+      JSON.stringify({ name: 'x/y', packages: [{ registryType: 'npm' }] }),
+    );
     const result = await run(['add', 'w', '--client', 'cursor', '--from', 'bad.json']);
     expect(result.code).toBe(2);
     expect(result.err).toContain('bad.json: packages[0].identifier must be a string');
@@ -256,8 +417,28 @@ describe('mcpengine add --from server.json', () => {
 describe('mcpengine list and remove', () => {
   it('lists servers of every client without printing values, as a table or JSON', async () => {
     const { run, home, project } = sandbox();
-    await run(['add', 'gh', '--client', 'cursor', '--env', 'GITHUB_TOKEN=ghp_secret', '--', 'npx', '-y', 'gh-mcp']);
-    await run(['add', 'docs', '--client', 'codex', '--url', 'https://docs.example/mcp', '--header', 'Authorization: Bearer ${DOCS}']);
+    await run([
+      'add',
+      'gh',
+      '--client',
+      'cursor',
+      '--env',
+      'GITHUB_TOKEN=ghp_secret',
+      '--',
+      'npx',
+      '-y',
+      'gh-mcp',
+    ]);
+    await run([
+      'add',
+      'docs',
+      '--client',
+      'codex',
+      '--url',
+      'https://docs.example/mcp',
+      '--header',
+      'Authorization: Bearer ${DOCS}',
+    ]);
     await run(['add', 'local', '--client', 'claude-code', '--scope', 'project', '--', 'node', 'server.js']);
     const table = await run(['list']);
     expect(table.code).toBe(0);
@@ -268,13 +449,50 @@ describe('mcpengine list and remove', () => {
     const parsed = JSON.parse(json.out) as { servers: object[]; problems: object[] };
     expect(parsed.problems).toEqual([]);
     expect(parsed.servers).toEqual([
-      { client: 'claude-code', scope: 'project', file: join(project, '.mcp.json'), name: 'local', transport: 'stdio', command: 'node', args: ['server.js'], env: [] },
-      { client: 'cursor', scope: 'user', file: join(home, '.cursor', 'mcp.json'), name: 'gh', transport: 'stdio', command: 'npx', args: ['-y', 'gh-mcp'], env: ['GITHUB_TOKEN'] },
-      { client: 'codex', scope: 'user', file: join(home, '.codex', 'config.toml'), name: 'docs', transport: 'http', url: 'https://docs.example/mcp', headers: ['Authorization'] },
+      {
+        client: 'claude-code',
+        scope: 'project',
+        file: join(project, '.mcp.json'),
+        name: 'local',
+        transport: 'stdio',
+        command: 'node',
+        args: ['server.js'],
+        env: [],
+      },
+      {
+        client: 'cursor',
+        scope: 'user',
+        file: join(home, '.cursor', 'mcp.json'),
+        name: 'gh',
+        transport: 'stdio',
+        command: 'npx',
+        args: ['-y', 'gh-mcp'],
+        env: ['GITHUB_TOKEN'],
+      },
+      {
+        client: 'codex',
+        scope: 'user',
+        file: join(home, '.codex', 'config.toml'),
+        name: 'docs',
+        transport: 'http',
+        url: 'https://docs.example/mcp',
+        headers: ['Authorization'],
+      },
       // GitHub Copilot CLI reads the same project .mcp.json.
-      { client: 'copilot-cli', scope: 'project', file: join(project, '.mcp.json'), name: 'local', transport: 'stdio', command: 'node', args: ['server.js'], env: [] },
+      {
+        client: 'copilot-cli',
+        scope: 'project',
+        file: join(project, '.mcp.json'),
+        name: 'local',
+        transport: 'stdio',
+        command: 'node',
+        args: ['server.js'],
+        env: [],
+      },
     ]);
-    const one = JSON.parse((await run(['list', '--client', 'codex', '--json'])).out) as { servers: unknown[] };
+    const one = JSON.parse((await run(['list', '--client', 'codex', '--json'])).out) as {
+      servers: unknown[];
+    };
     expect(one.servers).toHaveLength(1);
   });
 
@@ -299,7 +517,9 @@ describe('mcpengine list and remove', () => {
     const removed = await run(['remove', 'a', '--client', 'codex']);
     expect(removed.code).toBe(0);
     expect(removed.out).toContain('Removed "a" from Codex (user scope)');
-    expect(readFileSync(join(home, '.codex', 'config.toml'), 'utf8')).toBe('[mcp_servers.b]\ncommand = "b-mcp"\nargs = []\n');
+    expect(readFileSync(join(home, '.codex', 'config.toml'), 'utf8')).toBe(
+      '[mcp_servers.b]\ncommand = "b-mcp"\nargs = []\n',
+    );
     const again = await run(['remove', 'a', '--client', 'codex']);
     expect(again.code).toBe(2);
     expect(again.err).toContain('no server named "a" in Codex');

@@ -10,30 +10,86 @@ const TARGET = 'Target';
 const RUN = 'Run';
 
 const options = {
-  client: { type: 'string', value: '<id>', group: TARGET, description: 'the client to install into (see Clients below)' },
-  scope: { type: 'string', value: 'user|project', group: TARGET, description: 'user (default) or project (files under the current directory)' },
+  client: {
+    type: 'string',
+    value: '<id>',
+    group: TARGET,
+    description: 'the client to install into (see Clients below)',
+  },
+  scope: {
+    type: 'string',
+    value: 'user|project',
+    group: TARGET,
+    description: 'user (default) or project (files under the current directory)',
+  },
   platform: {
     type: 'string',
     value: 'darwin|win32|linux',
     group: TARGET,
     description: "write the layout of this OS (paths, cmd /c for npx on Windows); default: this machine's",
   },
-  url: { type: 'string', value: '<url>', group: SOURCE, description: 'a remote server (Streamable HTTP, or HTTP+SSE with --transport sse)' },
-  transport: { type: 'string', value: 'http|sse', group: SOURCE, description: 'the remote transport (default http)' },
-  header: { type: 'string', multiple: true, value: '"Name: value"', group: SOURCE, description: 'HTTP header for a remote server; ${VAR} refers to a variable' },
+  url: {
+    type: 'string',
+    value: '<url>',
+    group: SOURCE,
+    description: 'a remote server (Streamable HTTP, or HTTP+SSE with --transport sse)',
+  },
+  transport: {
+    type: 'string',
+    value: 'http|sse',
+    group: SOURCE,
+    description: 'the remote transport (default http)',
+  },
+  header: {
+    type: 'string',
+    multiple: true,
+    value: '"Name: value"',
+    group: SOURCE,
+    description: 'HTTP header for a remote server; ${VAR} refers to a variable',
+  },
   env: {
     type: 'string',
     multiple: true,
     value: 'KEY=VALUE',
     group: SOURCE,
-    description: "variable for a stdio server; KEY alone forwards the client's KEY, ${VAR} in a value refers to VAR",
+    description:
+      "variable for a stdio server; KEY alone forwards the client's KEY, ${VAR} in a value refers to VAR",
   },
-  from: { type: 'string', value: '<server.json>', group: SOURCE, description: 'an MCP Registry server.json (its package, or its remote with --transport)' },
-  var: { type: 'string', multiple: true, value: 'NAME=VALUE', group: SOURCE, description: 'a server.json argument or URL variable' },
-  yes: { type: 'boolean', short: 'y', group: RUN, description: 'take the defaults of server.json values instead of asking' },
-  'dry-run': { type: 'boolean', group: RUN, description: 'print the change as a unified diff; write nothing' },
-  verify: { type: 'boolean', group: RUN, description: 'then start or connect the entry as the client would and complete the handshake' },
-  timeout: { type: 'string', value: '<ms>', group: RUN, description: 'time limit for --verify (default 60000)' },
+  from: {
+    type: 'string',
+    value: '<server.json>',
+    group: SOURCE,
+    description: 'an MCP Registry server.json (its package, or its remote with --transport)',
+  },
+  var: {
+    type: 'string',
+    multiple: true,
+    value: 'NAME=VALUE',
+    group: SOURCE,
+    description: 'a server.json argument or URL variable',
+  },
+  yes: {
+    type: 'boolean',
+    short: 'y',
+    group: RUN,
+    description: 'take the defaults of server.json values instead of asking',
+  },
+  'dry-run': {
+    type: 'boolean',
+    group: RUN,
+    description: 'print the change as a unified diff; write nothing',
+  },
+  verify: {
+    type: 'boolean',
+    group: RUN,
+    description: 'then start or connect the entry as the client would and complete the handshake',
+  },
+  timeout: {
+    type: 'string',
+    value: '<ms>',
+    group: RUN,
+    description: 'time limit for --verify (default 60000)',
+  },
 } as const;
 
 type Values = OptionValues<typeof options>;
@@ -55,10 +111,12 @@ export async function addRequestOf(
 ): Promise<AddRequest> {
   const { parseEnvPairs, parseHeaders, parsePlatform, parseVarPairs } = await import('@mcpengine/installer');
   const name = positionals[0];
-  if (name === undefined) throw new UsageError('missing the server name: mcpengine add <name> --client <id> ...');
+  if (name === undefined)
+    throw new UsageError('missing the server name: mcpengine add <name> --client <id> ...');
   if (values.client === undefined) throw new UsageError('--client is required');
   const scope = values.scope ?? 'user';
-  if (scope !== 'user' && scope !== 'project') throw new UsageError(`--scope must be user or project, got ${scope}`);
+  if (scope !== 'user' && scope !== 'project')
+    throw new UsageError(`--scope must be user or project, got ${scope}`);
   const transport = values.transport;
   if (transport !== undefined && transport !== 'http' && transport !== 'sse')
     throw new UsageError(`--transport must be http or sse, got ${transport}`);
@@ -70,7 +128,8 @@ export async function addRequestOf(
   else if (values.url !== undefined) source = { kind: 'url', url: values.url };
   else if (values.from !== undefined) source = { kind: 'server-json', file: values.from };
   else source = { kind: 'fleet' };
-  if (transport !== undefined && source.kind === 'command') throw new UsageError('--transport applies to --url and --from');
+  if (transport !== undefined && source.kind === 'command')
+    throw new UsageError('--transport applies to --url and --from');
   if ((values.var ?? []).length > 0 && (source.kind === 'command' || source.kind === 'url'))
     throw new UsageError('--var applies to --from and fleet servers');
   let timeoutMs = 60_000;
@@ -120,7 +179,7 @@ export const add = defineCommand({
     '<name> --client <id> [--scope user|project] [--env KEY=VALUE]... [options] -- <command> [args...]',
     '<name> --client <id> --url <url> [--header "Name: value"]... [--transport http|sse] [options]',
     '<name> --client <id> --from <server.json> [--env ...] [--header ...] [--var NAME=VALUE]... [--yes]',
-    '<name> --client <id> [options]    (a server of this repository\'s fleet, by name)',
+    "<name> --client <id> [options]    (a server of this repository's fleet, by name)",
   ],
   description:
     "Writes the server into the client's own configuration file in that client's format, keeping everything " +
@@ -139,7 +198,7 @@ export const add = defineCommand({
   ],
   examples: [
     'mcpengine add everything --client cursor -- node servers/everything/dist/main.js --verify',
-    "mcpengine add github --client vscode --env GITHUB_TOKEN -- npx -y @modelcontextprotocol/server-github",
+    'mcpengine add github --client vscode --env GITHUB_TOKEN -- npx -y @modelcontextprotocol/server-github',
     'mcpengine add docs --client codex --url https://example.com/mcp --header "Authorization: Bearer ${DOCS_TOKEN}"',
     'mcpengine add weather --client claude-desktop --platform win32 --dry-run -- npx -y weather-mcp',
   ],

@@ -3,7 +3,11 @@ import { UsageError, defineCommand } from '../command.js';
 
 const options = {
   client: { type: 'string', value: '<id>', description: 'only this client (default: every client)' },
-  platform: { type: 'string', value: 'darwin|win32|linux', description: "the layout of this OS (default: this machine's)" },
+  platform: {
+    type: 'string',
+    value: 'darwin|win32|linux',
+    description: "the layout of this OS (default: this machine's)",
+  },
   json: { type: 'boolean', description: 'print JSON: { servers: [...], problems: [...] }' },
 } as const;
 
@@ -15,7 +19,10 @@ export const list = defineCommand({
     "Reads every client's user and project configuration files (project files under the current directory) and " +
     'lists their servers as each client reads them. Values are never printed, only variable and header names.',
   options,
-  exitCodes: ['0  listed', '2  usage error, or a configuration file could not be read (the rest is still listed)'],
+  exitCodes: [
+    '0  listed',
+    '2  usage error, or a configuration file could not be read (the rest is still listed)',
+  ],
   examples: ['mcpengine list', 'mcpengine list --client vscode --json'],
   async run({ values }, io) {
     const { parsePlatform, runList } = await import('@mcpengine/installer');
@@ -26,7 +33,11 @@ export const list = defineCommand({
       throw new UsageError((error as Error).message);
     }
     return runList(
-      { ...(values.client === undefined ? {} : { client: values.client }), platform, json: values.json ?? false },
+      {
+        ...(values.client === undefined ? {} : { client: values.client }),
+        platform,
+        json: values.json ?? false,
+      },
       io,
     );
   },

@@ -3,8 +3,16 @@ import { UsageError, defineCommand } from '../command.js';
 
 const options = {
   client: { type: 'string', value: '<id>', description: 'the client (see mcpengine add --help)' },
-  scope: { type: 'string', value: 'user|project', description: 'where to look (default: every scope the client has)' },
-  platform: { type: 'string', value: 'darwin|win32|linux', description: "the layout of this OS (default: this machine's)" },
+  scope: {
+    type: 'string',
+    value: 'user|project',
+    description: 'where to look (default: every scope the client has)',
+  },
+  platform: {
+    type: 'string',
+    value: 'darwin|win32|linux',
+    description: "the layout of this OS (default: this machine's)",
+  },
   'dry-run': { type: 'boolean', description: 'print the change as a unified diff; write nothing' },
 } as const;
 
@@ -17,8 +25,14 @@ export const remove = defineCommand({
     '(VS Code inputs that only this server used go with it). The previous file is kept as <file>.mcpengine.bak.',
   options,
   positionals: { min: 1, max: 1 },
-  exitCodes: ['0  removed (or, with --dry-run, shown)', '2  usage error, no such server, unparseable configuration file'],
-  examples: ['mcpengine remove everything --client cursor', 'mcpengine remove docs --client codex --scope project --dry-run'],
+  exitCodes: [
+    '0  removed (or, with --dry-run, shown)',
+    '2  usage error, no such server, unparseable configuration file',
+  ],
+  examples: [
+    'mcpengine remove everything --client cursor',
+    'mcpengine remove docs --client codex --scope project --dry-run',
+  ],
   async run({ values, positionals }, io) {
     const { parsePlatform, runRemove } = await import('@mcpengine/installer');
     if (values.client === undefined) throw new UsageError('--client is required');

@@ -27,10 +27,7 @@ export const claudeCode: ClientDescriptor = {
   id: 'claude-code',
   name: NAME,
   format: 'json',
-  sources: [
-    'https://code.claude.com/docs/en/mcp',
-    'https://code.claude.com/docs/en/settings',
-  ],
+  sources: ['https://code.claude.com/docs/en/mcp', 'https://code.claude.com/docs/en/settings'],
   scopes: { user: userPath, project: (ctx) => joinPath(ctx.cwd, '.mcp.json') },
   serversKey: ['mcpServers'],
   transports: ['stdio', 'http', 'sse'],

@@ -5,13 +5,7 @@
  * syntax: values are literal.
  */
 import { appConfigDir, envVar, homeDir, joinPath, type PathContext } from '../platform.js';
-import {
-  optional,
-  readStandard,
-  remoteParts,
-  stdioParts,
-  type ClientDescriptor,
-} from './descriptor.js';
+import { optional, readStandard, remoteParts, stdioParts, type ClientDescriptor } from './descriptor.js';
 
 const NAME = 'Cline';
 const FILE = 'cline_mcp_settings.json';
@@ -34,7 +28,10 @@ export const cline: ClientDescriptor = {
   id: 'cline',
   name: NAME,
   format: 'json',
-  sources: ['https://docs.cline.bot/mcp/configuring-mcp-servers', 'https://docs.cline.bot/mcp/connecting-to-a-remote-server'],
+  sources: [
+    'https://docs.cline.bot/mcp/configuring-mcp-servers',
+    'https://docs.cline.bot/mcp/connecting-to-a-remote-server',
+  ],
   scopes: { user: userPath },
   serversKey: ['mcpServers'],
   transports: ['stdio', 'http', 'sse'],

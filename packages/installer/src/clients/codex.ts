@@ -24,9 +24,33 @@ const NAME = 'Codex';
 
 /** What Codex passes to a stdio server from its own environment besides `env` and `env_vars`. */
 const INHERITED = [
-  'HOME', 'LOGNAME', 'PATH', 'SHELL', 'USER', '__CF_USER_TEXT_ENCODING', 'LANG', 'LC_ALL', 'TERM', 'TMPDIR', 'TZ',
-  'PATHEXT', 'USERNAME', 'USERDOMAIN', 'USERPROFILE', 'TEMP', 'TMP', 'APPDATA', 'LOCALAPPDATA', 'HOMEDRIVE',
-  'HOMEPATH', 'PROGRAMFILES', 'PROGRAMDATA', 'SYSTEMROOT', 'SYSTEMDRIVE', 'COMSPEC', 'WINDIR',
+  'HOME',
+  'LOGNAME',
+  'PATH',
+  'SHELL',
+  'USER',
+  '__CF_USER_TEXT_ENCODING',
+  'LANG',
+  'LC_ALL',
+  'TERM',
+  'TMPDIR',
+  'TZ',
+  'PATHEXT',
+  'USERNAME',
+  'USERDOMAIN',
+  'USERPROFILE',
+  'TEMP',
+  'TMP',
+  'APPDATA',
+  'LOCALAPPDATA',
+  'HOMEDRIVE',
+  'HOMEPATH',
+  'PROGRAMFILES',
+  'PROGRAMDATA',
+  'SYSTEMROOT',
+  'SYSTEMDRIVE',
+  'COMSPEC',
+  'WINDIR',
 ];
 
 function userPath(ctx: PathContext): string {
@@ -123,9 +147,11 @@ export const codex: ClientDescriptor = {
         ...(typeof cwd === 'string' ? { cwd } : {}),
       };
     }
-    if (typeof object['url'] !== 'string') throw new RefusalError('this Codex entry has neither command nor url');
+    if (typeof object['url'] !== 'string')
+      throw new RefusalError('this Codex entry has neither command nor url');
     const headers: Record<string, Template> = {};
-    for (const [key, value] of Object.entries(readRecord(object['http_headers'], 'http_headers'))) headers[key] = [value];
+    for (const [key, value] of Object.entries(readRecord(object['http_headers'], 'http_headers')))
+      headers[key] = [value];
     for (const [key, value] of Object.entries(readRecord(object['env_http_headers'], 'env_http_headers')))
       headers[key] = [{ env: value }];
     const bearer = object['bearer_token_env_var'];

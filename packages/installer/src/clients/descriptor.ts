@@ -15,13 +15,7 @@ import {
   type TransportKind,
 } from '../model.js';
 import type { PathContext } from '../platform.js';
-import {
-  isLiteral,
-  showTemplate,
-  writeTemplate,
-  type ReferenceSyntax,
-  type Template,
-} from '../template.js';
+import { isLiteral, showTemplate, writeTemplate, type ReferenceSyntax, type Template } from '../template.js';
 
 /** The fields of an entry that may hold references to environment variables. */
 export type ReferenceField = 'args' | 'env' | 'url' | 'headers';
@@ -182,7 +176,10 @@ export function readRecord(value: unknown, what: string): Record<string, string>
 }
 
 /** A read function for a string field: through the client's syntax where it expands variables there. */
-export function reader(policy: ReferencePolicy | undefined, field: ReferenceField): (text: string) => Template {
+export function reader(
+  policy: ReferencePolicy | undefined,
+  field: ReferenceField,
+): (text: string) => Template {
   return (text) => (policy !== undefined && policy.fields.has(field) ? policy.syntax.read(text) : [text]);
 }
 
@@ -230,5 +227,7 @@ export function readStandard(
 }
 
 export function refuseTransport(client: string, transport: TransportKind, reason: string): never {
-  throw new RefusalError(`${client} cannot hold a ${transport === 'sse' ? 'HTTP+SSE' : transport} server in its configuration file: ${reason}`);
+  throw new RefusalError(
+    `${client} cannot hold a ${transport === 'sse' ? 'HTTP+SSE' : transport} server in its configuration file: ${reason}`,
+  );
 }

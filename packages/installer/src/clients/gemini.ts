@@ -22,10 +22,7 @@ export const gemini: ClientDescriptor = {
   id: 'gemini',
   name: NAME,
   format: 'jsonc',
-  sources: [
-    'https://geminicli.com/docs/tools/mcp-server',
-    'https://geminicli.com/docs/cli/configuration',
-  ],
+  sources: ['https://geminicli.com/docs/tools/mcp-server', 'https://geminicli.com/docs/cli/configuration'],
   scopes: {
     user: (ctx) => joinPath(homeDir(ctx), '.gemini', 'settings.json'),
     project: (ctx) => joinPath(ctx.cwd, '.gemini', 'settings.json'),
@@ -38,7 +35,12 @@ export const gemini: ClientDescriptor = {
     if (spec.transport === 'stdio') {
       const { command, args, env } = stdioParts(spec, ctx, POLICY, NAME);
       return {
-        entry: { command, args, ...optional('env', env), ...(spec.cwd === undefined ? {} : { cwd: spec.cwd }) },
+        entry: {
+          command,
+          args,
+          ...optional('env', env),
+          ...(spec.cwd === undefined ? {} : { cwd: spec.cwd }),
+        },
         notes: [],
       };
     }

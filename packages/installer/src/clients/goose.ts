@@ -57,7 +57,9 @@ export const goose: ClientDescriptor = {
       const args = line.args.map((arg, i) => {
         const text = literalText(arg);
         if (text === undefined)
-          throw new RefusalError(`Goose does not expand variables in arguments (argument ${i + 1}: ${showTemplate(arg)})`);
+          throw new RefusalError(
+            `Goose does not expand variables in arguments (argument ${i + 1}: ${showTemplate(arg)})`,
+          );
         return text;
       });
       return {
@@ -101,12 +103,20 @@ export const goose: ClientDescriptor = {
       const env: Record<string, Template> = {};
       for (const [key, value] of Object.entries(readRecord(object['envs'], 'envs'))) env[key] = [value];
       for (const key of readStrings(object['env_keys'], 'env_keys')) env[key] = [{ env: key }];
-      return { transport: 'stdio', command: object['cmd'], args: readStrings(object['args'], 'args').map((a) => [a]), env };
+      return {
+        transport: 'stdio',
+        command: object['cmd'],
+        args: readStrings(object['args'], 'args').map((a) => [a]),
+        env,
+      };
     }
     if (typeof object['uri'] !== 'string')
-      throw new RefusalError(`this Goose extension (type ${String(object['type'])}) is not an MCP server entry`);
+      throw new RefusalError(
+        `this Goose extension (type ${String(object['type'])}) is not an MCP server entry`,
+      );
     const headers: Record<string, Template> = {};
-    for (const [key, value] of Object.entries(readRecord(object['headers'], 'headers'))) headers[key] = [value];
+    for (const [key, value] of Object.entries(readRecord(object['headers'], 'headers')))
+      headers[key] = [value];
     return { transport: object['type'] === 'sse' ? 'sse' : 'http', url: [object['uri']], headers };
   },
 };

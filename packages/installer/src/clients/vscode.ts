@@ -38,13 +38,15 @@ interface Input {
 function secretsOf(templates: readonly Template[]): string[] {
   const names = new Set<string>();
   for (const template of templates)
-    for (const part of template) if (typeof part !== 'string' && 'env' in part && part.secret) names.add(part.env);
+    for (const part of template)
+      if (typeof part !== 'string' && 'env' in part && part.secret) names.add(part.env);
   return [...names];
 }
 
 function inputIdsOf(entry: unknown): Set<string> {
   const ids = new Set<string>();
-  for (const match of JSON.stringify(entry ?? null).matchAll(/\$\{input:([A-Za-z_][A-Za-z0-9_.-]*)\}/g)) ids.add(match[1]!);
+  for (const match of JSON.stringify(entry ?? null).matchAll(/\$\{input:([A-Za-z_][A-Za-z0-9_.-]*)\}/g))
+    ids.add(match[1]!);
   return ids;
 }
 
@@ -62,7 +64,8 @@ export const vscode: ClientDescriptor = {
   },
   serversKey: ['servers'],
   transports: ['stdio', 'http', 'sse'],
-  secrets: '`inputs` (`promptString`, `password: true`) as `${input:ID}` for secrets; `${env:NAME}` otherwise',
+  secrets:
+    '`inputs` (`promptString`, `password: true`) as `${input:ID}` for secrets; `${env:NAME}` otherwise',
   inheritEnv: true,
   sseFallback: true,
   render(spec, ctx) {
@@ -73,7 +76,12 @@ export const vscode: ClientDescriptor = {
       const line = launchLine(spec, ctx.platform);
       const secrets = secretsOf([...line.args, ...Object.values(spec.env)]);
       return {
-        entry: { type: 'stdio', command: line.command, args: line.args.map(write), ...optional('env', record(spec.env)) },
+        entry: {
+          type: 'stdio',
+          command: line.command,
+          args: line.args.map(write),
+          ...optional('env', record(spec.env)),
+        },
         notes: secretNotes(secrets),
       };
     }
@@ -97,7 +105,12 @@ export const vscode: ClientDescriptor = {
     const known = new Set(existing.filter(isObject).map((input) => input['id']));
     const added: Input[] = [...wanted]
       .filter((id) => !known.has(id))
-      .map((id) => ({ type: 'promptString', id, description: `${id} for the ${name} MCP server`, password: true }));
+      .map((id) => ({
+        type: 'promptString',
+        id,
+        description: `${id} for the ${name} MCP server`,
+        password: true,
+      }));
     if (added.length > 0) document.set(['inputs'], [...existing, ...added]);
   },
   afterDelete(document, _name, removed) {
@@ -114,7 +127,8 @@ export const vscode: ClientDescriptor = {
 
 function secretNotes(secrets: readonly string[]): string[] {
   return secrets.map(
-    (id) => `VS Code asks for ${id} when it first starts the server and keeps it in its secret storage (input "${id}")`,
+    (id) =>
+      `VS Code asks for ${id} when it first starts the server and keeps it in its secret storage (input "${id}")`,
   );
 }
 

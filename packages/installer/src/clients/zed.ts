@@ -38,7 +38,8 @@ export const zed: ClientDescriptor = {
   secrets: 'none (values are literal; a reference is refused)',
   inheritEnv: true,
   render(spec, ctx) {
-    if (spec.transport === 'sse') refuseTransport(NAME, 'sse', 'Zed connects to remote servers over Streamable HTTP only');
+    if (spec.transport === 'sse')
+      refuseTransport(NAME, 'sse', 'Zed connects to remote servers over Streamable HTTP only');
     if (spec.transport === 'stdio') {
       const { command, args, env } = stdioParts(spec, ctx, undefined, NAME);
       return { entry: { source: 'custom', command, args, ...optional('env', env) }, notes: [] };

@@ -218,7 +218,10 @@ export function formatJson(value: unknown, unit: string, indent: string, eol = '
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
     const flat = `[${value.map((item) => JSON.stringify(item)).join(', ')}]`;
-    if (value.every((item) => !isObject(item) && !Array.isArray(item)) && indent.length + flat.length <= WIDTH)
+    if (
+      value.every((item) => !isObject(item) && !Array.isArray(item)) &&
+      indent.length + flat.length <= WIDTH
+    )
       return flat;
     const inner = indent + unit;
     return `[${eol}${value.map((item) => inner + formatJson(item, unit, inner, eol)).join(`,${eol}`)}${eol}${indent}]`;

@@ -79,7 +79,8 @@ describe('JSON and JSONC', () => {
   });
 
   it('replaces an existing entry where it stands, and adding the same entry twice changes nothing', async () => {
-    const before = '{\n  "mcpServers": {\n    "weather": { "command": "old" },\n    "after": { "command": "x" }\n  }\n}\n';
+    const before =
+      '{\n  "mcpServers": {\n    "weather": { "command": "old" },\n    "after": { "command": "x" }\n  }\n}\n';
     const file = await fileWith(before, 'json');
     const first = await planAdd(target(cursor, file), 'weather', WEATHER, 'linux');
     expect(first.after).toBe(
@@ -101,7 +102,12 @@ describe('JSON and JSONC', () => {
   });
 
   it('creates the servers object in a file that has none, and fills an empty object', async () => {
-    const plan = await planAdd(target(cursor, await fileWith('{\n  "other": true\n}\n', 'json')), 'w', WEATHER, 'linux');
+    const plan = await planAdd(
+      target(cursor, await fileWith('{\n  "other": true\n}\n', 'json')),
+      'w',
+      WEATHER,
+      'linux',
+    );
     expect(JSON.parse(plan.after)).toEqual({
       other: true,
       mcpServers: { w: { command: 'npx', args: ['-y', 'weather-mcp'], env: { UNITS: 'metric' } } },
@@ -112,9 +118,12 @@ describe('JSON and JSONC', () => {
   });
 
   it('removes one server, keeping the rest and their comments', async () => {
-    const before = '{\n  // keep me\n  "mcpServers": {\n    "a": { "command": "a" },\n    "weather": { "command": "w" },\n    "b": { "command": "b" } // b\n  }\n}\n';
+    const before =
+      '{\n  // keep me\n  "mcpServers": {\n    "a": { "command": "a" },\n    "weather": { "command": "w" },\n    "b": { "command": "b" } // b\n  }\n}\n';
     const plan = await planRemove(target(cursor, await fileWith(before, 'json')), 'weather');
-    expect(plan.after).toBe('{\n  // keep me\n  "mcpServers": {\n    "a": { "command": "a" },\n    "b": { "command": "b" } // b\n  }\n}\n');
+    expect(plan.after).toBe(
+      '{\n  // keep me\n  "mcpServers": {\n    "a": { "command": "a" },\n    "b": { "command": "b" } // b\n  }\n}\n',
+    );
     const absent = await planRemove(target(cursor, await fileWith(before, 'json')), 'nope');
     expect(absent.entry).toBeUndefined();
     expect(absent.changed).toBe(false);
@@ -126,28 +135,42 @@ describe('JSON and JSONC', () => {
       `${comment}:2:3: a comment, which this file may not contain (this client reads strict JSON)`,
     );
     const comma = await fileWith('{\n  "mcpServers": {},\n}\n', 'json');
-    await expect(planAdd(target(claudeDesktop, comma), 'w', WEATHER, 'linux')).rejects.toBeInstanceOf(ConfigParseError);
+    await expect(planAdd(target(claudeDesktop, comma), 'w', WEATHER, 'linux')).rejects.toBeInstanceOf(
+      ConfigParseError,
+    );
     const array = await fileWith('[1]\n', 'json');
-    await expect(planAdd(target(cursor, array), 'w', WEATHER, 'linux')).rejects.toThrow('the top level is not a JSON object');
+    await expect(planAdd(target(cursor, array), 'w', WEATHER, 'linux')).rejects.toThrow(
+      'the top level is not a JSON object',
+    );
     const wrong = await fileWith('{ "mcpServers": [] }\n', 'json');
-    await expect(planAdd(target(cursor, wrong), 'w', WEATHER, 'linux')).rejects.toThrow('"mcpServers" is not an object');
+    await expect(planAdd(target(cursor, wrong), 'w', WEATHER, 'linux')).rejects.toThrow(
+      '"mcpServers" is not an object',
+    );
   });
 
   it('VS Code: adds an input once per secret and removes it with the last server that uses it', async () => {
     const secret: ServerSpec = { ...WEATHER, env: { API_KEY: parseTemplate('${API_KEY}', true) } };
-    const file = await fileWith('{\n  "servers": {},\n  "inputs": [\n    { "type": "promptString", "id": "mine", "description": "kept", "password": true }\n  ]\n}\n', 'json');
+    const file = await fileWith(
+      '{\n  "servers": {},\n  "inputs": [\n    { "type": "promptString", "id": "mine", "description": "kept", "password": true }\n  ]\n}\n',
+      'json',
+    );
     const one = await planAdd(target(vscode, file), 'one', secret, 'linux');
     await writeFile(file, one.after);
     const two = await planAdd(target(vscode, file), 'two', secret, 'linux');
     await writeFile(file, two.after);
-    const data = JSON.parse(two.after) as { inputs: { id: string }[]; servers: Record<string, { env: object }> };
+    const data = JSON.parse(two.after) as {
+      inputs: { id: string }[];
+      servers: Record<string, { env: object }>;
+    };
     expect(data.inputs.map((input) => input.id)).toEqual(['mine', 'API_KEY']);
     expect(data.servers['two']!.env).toEqual({ API_KEY: '${input:API_KEY}' });
     const removeOne = await planRemove(target(vscode, file), 'one');
     expect((JSON.parse(removeOne.after) as { inputs: unknown[] }).inputs).toHaveLength(2);
     await writeFile(file, removeOne.after);
     const removeTwo = await planRemove(target(vscode, file), 'two');
-    expect((JSON.parse(removeTwo.after) as { inputs: { id: string }[] }).inputs.map((input) => input.id)).toEqual(['mine']);
+    expect(
+      (JSON.parse(removeTwo.after) as { inputs: { id: string }[] }).inputs.map((input) => input.id),
+    ).toEqual(['mine']);
   });
 });
 
@@ -206,11 +229,16 @@ describe('TOML (Codex)', () => {
       '# Codex settings\nmodel = "gpt-5" # the default model\n\n[mcp_servers.docs]\nurl = "https://docs.example.com/v2/mcp"\n\n[profiles.fast]\nmodel = "gpt-5-mini"\n',
     );
     const removed = await planRemove(target(codex, file), 'docs');
-    expect(removed.after).toBe('# Codex settings\nmodel = "gpt-5" # the default model\n\n[profiles.fast]\nmodel = "gpt-5-mini"\n');
+    expect(removed.after).toBe(
+      '# Codex settings\nmodel = "gpt-5" # the default model\n\n[profiles.fast]\nmodel = "gpt-5-mini"\n',
+    );
   });
 
   it('replaces an entry written as a key of [mcp_servers], and refuses one inside a single inline table', async () => {
-    const keyed = await fileWith('[mcp_servers]\nweather = { command = "old" }\nother = { command = "o" }\n', 'toml');
+    const keyed = await fileWith(
+      '[mcp_servers]\nweather = { command = "old" }\nother = { command = "o" }\n',
+      'toml',
+    );
     const plan = await planAdd(target(codex, keyed), 'weather', WEATHER, 'linux');
     expect(plan.after).toBe(
       '[mcp_servers]\nother = { command = "o" }\n\n[mcp_servers.weather]\ncommand = "npx"\nargs = ["-y", "weather-mcp"]\n\n[mcp_servers.weather.env]\nUNITS = "metric"\n',
@@ -222,7 +250,8 @@ describe('TOML (Codex)', () => {
   });
 
   it('keeps the spacing of the rest of the file when removing', async () => {
-    const before = 'a = 1\n\n\n# two blank lines above stay\n[mcp_servers.x]\ncommand = "x"\n\n[mcp_servers.y]\ncommand = "y"\n';
+    const before =
+      'a = 1\n\n\n# two blank lines above stay\n[mcp_servers.x]\ncommand = "x"\n\n[mcp_servers.y]\ncommand = "y"\n';
     const removed = await planRemove(target(codex, await fileWith(before, 'toml')), 'x');
     expect(removed.after).toBe('a = 1\n\n\n# two blank lines above stay\n\n[mcp_servers.y]\ncommand = "y"\n');
   });
@@ -256,16 +285,28 @@ describe('YAML (Goose)', () => {
     const removed = await planRemove(target(goose, file), 'weather');
     expect(removed.after).toBe(before);
     const broken = await fileWith('extensions:\n  a: [\n', 'yaml');
-    await expect(planAdd(target(goose, broken), 'w', WEATHER, 'linux')).rejects.toBeInstanceOf(ConfigParseError);
+    await expect(planAdd(target(goose, broken), 'w', WEATHER, 'linux')).rejects.toBeInstanceOf(
+      ConfigParseError,
+    );
   });
 });
 
 it('refuses what a client cannot hold, with the reason', async () => {
   const file = join(dir, 'none.json');
   await expect(
-    planAdd(target(claudeDesktop, file), 'w', { transport: 'http', url: ['https://x.example/mcp'], headers: {} }, 'darwin'),
+    planAdd(
+      target(claudeDesktop, file),
+      'w',
+      { transport: 'http', url: ['https://x.example/mcp'], headers: {} },
+      'darwin',
+    ),
   ).rejects.toThrow('Settings → Connectors');
   await expect(
-    planAdd(target(codex, join(dir, 'none.toml')), 'w', { transport: 'sse', url: ['https://x.example/sse'], headers: {} }, 'linux'),
+    planAdd(
+      target(codex, join(dir, 'none.toml')),
+      'w',
+      { transport: 'sse', url: ['https://x.example/sse'], headers: {} },
+      'linux',
+    ),
   ).rejects.toBeInstanceOf(InstallerError);
 });

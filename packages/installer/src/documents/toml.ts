@@ -34,8 +34,17 @@ export class TomlDocument implements ConfigDocument {
     try {
       return parseTOML(text);
     } catch (error) {
-      const { lineNumber, column, message } = error as { lineNumber?: number; column?: number; message: string };
-      throw new ConfigParseError(this.file, lineNumber ?? 1, (column ?? 0) + 1, `not valid TOML (${message})`);
+      const { lineNumber, column, message } = error as {
+        lineNumber?: number;
+        column?: number;
+        message: string;
+      };
+      throw new ConfigParseError(
+        this.file,
+        lineNumber ?? 1,
+        (column ?? 0) + 1,
+        `not valid TOML (${message})`,
+      );
     }
   }
 

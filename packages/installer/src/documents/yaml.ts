@@ -17,7 +17,12 @@ export class YamlDocument implements ConfigDocument {
     const [error] = this.#document.errors;
     if (error !== undefined) {
       const position = error.linePos?.[0] ?? { line: 1, col: 1 };
-      throw new ConfigParseError(file, position.line, position.col, `not valid YAML (${error.code}: ${firstLine(error.message)})`);
+      throw new ConfigParseError(
+        file,
+        position.line,
+        position.col,
+        `not valid YAML (${error.code}: ${firstLine(error.message)})`,
+      );
     }
     if (this.#document.contents !== null && !isMap(this.#document.contents))
       throw new ConfigParseError(file, 1, 1, 'the top level is not a YAML mapping');

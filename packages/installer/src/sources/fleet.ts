@@ -13,7 +13,8 @@ export const FLEET_DIR_ENV = 'MCPENGINE_FLEET_DIR';
 function repositoryServersDir(): string | undefined {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 6; i++) {
-    if (existsSync(join(dir, 'servers')) && existsSync(join(dir, 'packages', 'installer'))) return join(dir, 'servers');
+    if (existsSync(join(dir, 'servers')) && existsSync(join(dir, 'packages', 'installer')))
+      return join(dir, 'servers');
     const parent = dirname(dir);
     if (parent === dir) break;
     dir = parent;
@@ -29,7 +30,10 @@ export function fleetDirs(env: Readonly<Record<string, string | undefined>>): st
 }
 
 /** The `server.json` of fleet server `name`, or undefined. */
-export function findFleetServer(name: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
+export function findFleetServer(
+  name: string,
+  env: Readonly<Record<string, string | undefined>>,
+): string | undefined {
   for (const dir of fleetDirs(env)) {
     const file = join(dir, name, 'server.json');
     if (existsSync(file)) return file;

@@ -42,7 +42,9 @@ export class Answers {
     if (given !== undefined) return this.#checked(question, given);
     if (question.secret) {
       const name = question.reference ?? question.label;
-      this.notes.push(`${question.label} is written as a reference to \${${name}}: set ${name} where the client runs`);
+      this.notes.push(
+        `${question.label} is written as a reference to \${${name}}: set ${name} where the client runs`,
+      );
       return [{ env: name, secret: true }];
     }
     if (question.default !== undefined && this.source.yes) return [question.default];
@@ -59,7 +61,9 @@ export class Answers {
 
   #checked(question: Question, value: string): Template {
     if (question.choices !== undefined && question.choices.length > 0 && !question.choices.includes(value))
-      throw new InstallerError(`${question.label} must be one of ${question.choices.join(', ')}, got ${JSON.stringify(value)}`);
+      throw new InstallerError(
+        `${question.label} must be one of ${question.choices.join(', ')}, got ${JSON.stringify(value)}`,
+      );
     if (question.format === 'number' && !/^-?\d+(\.\d+)?$/.test(value))
       throw new InstallerError(`${question.label} must be a number, got ${JSON.stringify(value)}`);
     if (question.format === 'boolean' && value !== 'true' && value !== 'false')

@@ -83,7 +83,8 @@ export function parseServerJson(text: string, file: string): ServerJson {
   const fail = (path: string, what: string): never => {
     throw new InstallerError(`${file}: ${path} ${what} (MCP Registry server.json, schema 2025-12-11)`);
   };
-  const object = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const object = (v: unknown): v is Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v);
   if (!object(value)) return fail('the top level', 'must be an object');
   if (typeof value['name'] !== 'string') fail('name', 'must be a string');
   const schema = value['$schema'];
@@ -97,12 +98,15 @@ export function parseServerJson(text: string, file: string): ServerJson {
       const input = item as Record<string, unknown>;
       if (named && typeof input['name'] !== 'string') fail(`${path}[${i}].name`, 'must be a string');
       for (const key of ['value', 'default', 'description'] as const)
-        if (input[key] !== undefined && typeof input[key] !== 'string') fail(`${path}[${i}].${key}`, 'must be a string');
+        if (input[key] !== undefined && typeof input[key] !== 'string')
+          fail(`${path}[${i}].${key}`, 'must be a string');
     });
   };
   const checkTransport = (transport: unknown, path: string) => {
-    if (!object(transport) || typeof transport['type'] !== 'string') return fail(path, 'must be an object with a type');
-    if (transport['type'] !== 'stdio' && typeof transport['url'] !== 'string') fail(`${path}.url`, 'must be a string');
+    if (!object(transport) || typeof transport['type'] !== 'string')
+      return fail(path, 'must be an object with a type');
+    if (transport['type'] !== 'stdio' && typeof transport['url'] !== 'string')
+      fail(`${path}.url`, 'must be a string');
     checkInputs(transport['headers'], `${path}.headers`, true);
   };
   const packages = value['packages'];
@@ -112,7 +116,8 @@ export function parseServerJson(text: string, file: string): ServerJson {
       if (!object(pkg)) return fail(`packages[${i}]`, 'must be an object');
       for (const key of ['registryType', 'identifier'] as const)
         if (typeof pkg[key] !== 'string') fail(`packages[${i}].${key}`, 'must be a string');
-      if (pkg['version'] === 'latest') fail(`packages[${i}].version`, 'must be an exact version, not "latest"');
+      if (pkg['version'] === 'latest')
+        fail(`packages[${i}].version`, 'must be an exact version, not "latest"');
       checkTransport(pkg['transport'], `packages[${i}].transport`);
       checkInputs(pkg['environmentVariables'], `packages[${i}].environmentVariables`, true);
       checkInputs(pkg['runtimeArguments'], `packages[${i}].runtimeArguments`, false);
@@ -124,7 +129,10 @@ export function parseServerJson(text: string, file: string): ServerJson {
     if (!Array.isArray(remotes)) fail('remotes', 'must be an array');
     (remotes as unknown[]).forEach((remote, i) => checkTransport(remote, `remotes[${i}]`));
   }
-  if ((packages === undefined || (packages as unknown[]).length === 0) && (remotes === undefined || (remotes as unknown[]).length === 0))
+  if (
+    (packages === undefined || (packages as unknown[]).length === 0) &&
+    (remotes === undefined || (remotes as unknown[]).length === 0)
+  )
     fail('packages and remotes', 'are both empty: there is nothing to install');
   return value as unknown as ServerJson;
 }
@@ -151,11 +159,15 @@ export async function fromServerJson(
     if (remote === undefined) {
       const has = remotes.map((candidate) => candidate.type).join(', ') || 'none';
       const why = packages.length > 0 ? `; its packages: ${packages.map(describePackage).join(', ')}` : '';
-      throw new InstallerError(`${server.name} has no ${transport ?? 'remote'} endpoint (remotes: ${has}${why})`);
+      throw new InstallerError(
+        `${server.name} has no ${transport ?? 'remote'} endpoint (remotes: ${has}${why})`,
+      );
     }
     result = await remoteSpec(remote, provided, answers);
   } else {
-    const pkg = packages.find((candidate) => candidate.transport.type === 'stdio' && RUNNABLE.has(candidate.registryType));
+    const pkg = packages.find(
+      (candidate) => candidate.transport.type === 'stdio' && RUNNABLE.has(candidate.registryType),
+    );
     if (pkg === undefined) {
       const kinds = packages.map((candidate) => candidate.registryType).join(', ');
       throw new InstallerError(
@@ -188,7 +200,12 @@ function question(input: Input, label: string, flag: string, reference?: string)
 
 /** An upper-snake variable name for a secret that has no name of its own (a header, a variable). */
 function variableName(text: string): string {
-  return text.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '').toUpperCase() || 'SECRET';
+  return (
+    text
+      .replace(/[^A-Za-z0-9]+/g, '_')
+      .replace(/^_|_$/g, '')
+      .toUpperCase() || 'SECRET'
+  );
 }
 
 /** Fills `{var}` placeholders of a fixed value from its variables (each answered like an input). */
@@ -241,13 +258,25 @@ async function argumentsOf(
     if (argument.type === 'named') {
       const flag = argument.name ?? '';
       const id = flag.replace(/^-+/, '');
-      const value = await inputValue(argument, question(argument, flag, `--var ${id}=<value>`, variableName(id)), provided.vars[id], provided, answers);
+      const value = await inputValue(
+        argument,
+        question(argument, flag, `--var ${id}=<value>`, variableName(id)),
+        provided.vars[id],
+        provided,
+        answers,
+      );
       if (value === undefined && argument.value === undefined && !argument.isRequired) continue;
       out.push(literal(flag));
       if (value !== undefined && value.length > 0) out.push(value);
     } else {
       const id = argument.valueHint ?? 'argument';
-      const value = await inputValue(argument, question(argument, id, `--var ${id}=<value>`, variableName(id)), provided.vars[id], provided, answers);
+      const value = await inputValue(
+        argument,
+        question(argument, id, `--var ${id}=<value>`, variableName(id)),
+        provided.vars[id],
+        provided,
+        answers,
+      );
       if (value !== undefined) out.push(value);
     }
   }
@@ -280,7 +309,9 @@ async function headersOf(
 ): Promise<Record<string, Template>> {
   const headers: Record<string, Template> = {};
   for (const header of list ?? []) {
-    const given = Object.entries(provided.headers).find(([name]) => name.toLowerCase() === header.name.toLowerCase())?.[1];
+    const given = Object.entries(provided.headers).find(
+      ([name]) => name.toLowerCase() === header.name.toLowerCase(),
+    )?.[1];
     const value = await inputValue(
       header,
       question(header, header.name, `--header "${header.name}: <value>"`, variableName(header.name)),
@@ -317,19 +348,39 @@ async function packageSpec(
       break;
     case 'pypi':
       command = pkg.runtimeHint ?? 'uvx';
-      args = [...runtimeArgs, literal(version === undefined ? pkg.identifier : `${pkg.identifier}==${version}`), ...packageArgs];
+      args = [
+        ...runtimeArgs,
+        literal(version === undefined ? pkg.identifier : `${pkg.identifier}==${version}`),
+        ...packageArgs,
+      ];
       break;
     case 'oci': {
       command = pkg.runtimeHint ?? 'docker';
-      const tagged = version === undefined || /[:@][^/]*$/.test(pkg.identifier) ? pkg.identifier : `${pkg.identifier}:${version}`;
+      const tagged =
+        version === undefined || /[:@][^/]*$/.test(pkg.identifier)
+          ? pkg.identifier
+          : `${pkg.identifier}:${version}`;
       // The container sees only the variables passed with -e; their values come from the client's env.
       const passEnv = Object.keys(env).flatMap((name) => [literal('-e'), literal(name)]);
-      args = [literal('run'), literal('-i'), literal('--rm'), ...runtimeArgs, ...passEnv, literal(tagged), ...packageArgs];
+      args = [
+        literal('run'),
+        literal('-i'),
+        literal('--rm'),
+        ...runtimeArgs,
+        ...passEnv,
+        literal(tagged),
+        ...packageArgs,
+      ];
       break;
     }
     case 'nuget':
       command = pkg.runtimeHint ?? 'dnx';
-      args = [...runtimeArgs, literal(version === undefined ? pkg.identifier : `${pkg.identifier}@${version}`), literal('--yes'), ...packageArgs];
+      args = [
+        ...runtimeArgs,
+        literal(version === undefined ? pkg.identifier : `${pkg.identifier}@${version}`),
+        literal('--yes'),
+        ...packageArgs,
+      ];
       break;
     default:
       throw new InstallerError(`unsupported package registry ${pkg.registryType}`);

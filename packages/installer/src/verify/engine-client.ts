@@ -22,7 +22,6 @@ export interface Handshake {
   readonly toolCount: number;
 }
 
-
 export interface HandshakeOptions {
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
@@ -49,12 +48,28 @@ export async function handshake(launch: Launch, options: HandshakeOptions): Prom
           onStderr: (chunk) => options.onStderr?.(chunk),
         })
       : launch.kind === 'sse'
-        ? new SseClientTransport(launch.url, { headers: launch.headers, logger, timeoutMs: options.timeoutMs })
+        ? new SseClientTransport(launch.url, {
+            headers: launch.headers,
+            logger,
+            timeoutMs: options.timeoutMs,
+          })
         : launch.sseFallback
-          ? new HttpClientTransport(launch.url, { headers: launch.headers, logger, timeoutMs: options.timeoutMs })
-          : new StreamableHttpClientTransport(launch.url, { headers: launch.headers, logger, timeoutMs: options.timeoutMs });
+          ? new HttpClientTransport(launch.url, {
+              headers: launch.headers,
+              logger,
+              timeoutMs: options.timeoutMs,
+            })
+          : new StreamableHttpClientTransport(launch.url, {
+              headers: launch.headers,
+              logger,
+              timeoutMs: options.timeoutMs,
+            });
   const transport = options.wrapTransport ? options.wrapTransport(base) : base;
-  const client = new Client({ name: 'mcpengine-add', version: options.clientVersion, requestTimeoutMs: options.timeoutMs });
+  const client = new Client({
+    name: 'mcpengine-add',
+    version: options.clientVersion,
+    requestTimeoutMs: options.timeoutMs,
+  });
   const abort = () => void client.close();
   options.signal?.addEventListener('abort', abort, { once: true });
   let timer: ReturnType<typeof setTimeout> | undefined;

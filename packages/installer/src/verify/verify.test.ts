@@ -36,7 +36,10 @@ interface Run {
   home: string;
 }
 
-async function add(request: Partial<AddRequest> & Pick<AddRequest, 'client' | 'source'>, env: Record<string, string> = {}): Promise<Run> {
+async function add(
+  request: Partial<AddRequest> & Pick<AddRequest, 'client' | 'source'>,
+  env: Record<string, string> = {},
+): Promise<Run> {
   const home = mkdtempSync(join(tmpdir(), 'installer-verify-'));
   const tap = new WireTap();
   let out = '';
@@ -74,7 +77,9 @@ describe('--verify', () => {
     async (client) => {
       const run = await add({ client, source: { kind: 'command', argv: ['node', EVERYTHING] } });
       expect(run.err).toBe('');
-      expect(run.out).toMatch(/Verified: mcpengine-everything 0\.1\.0 answered over stdio at revision \d{4}-\d{2}-\d{2} \((modern|legacy) era\) with \d+ tools/);
+      expect(run.out).toMatch(
+        /Verified: mcpengine-everything 0\.1\.0 answered over stdio at revision \d{4}-\d{2}-\d{2} \((modern|legacy) era\) with \d+ tools/,
+      );
       expect(run.code).toBe(0);
       expect(run.tap.violations).toEqual([]);
       expect(run.tap.revision).toBeDefined();
@@ -86,7 +91,15 @@ describe('--verify', () => {
     const run = await add(
       {
         client: 'codex',
-        source: { kind: 'command', argv: ['node', '-e', "if (process.env.API_KEY !== 's3cret') process.exit(7); import(process.argv[1])", EVERYTHING] },
+        source: {
+          kind: 'command',
+          argv: [
+            'node',
+            '-e',
+            "if (process.env.API_KEY !== 's3cret') process.exit(7); import(process.argv[1])",
+            EVERYTHING,
+          ],
+        },
         env: { API_KEY: '${API_KEY}' },
       },
       { API_KEY: 's3cret' },
@@ -103,21 +116,27 @@ describe('--verify', () => {
     expect(missing.err).toContain('the entry refers to API_KEY, which is not set here');
   });
 
-  it.each(['cursor', 'claude-code', 'gemini', 'codex', 'zed', 'vscode'])('connects the Streamable HTTP entry written for %s', async (client) => {
-    const run = await add({ client, source: { kind: 'url', url: serving.url } });
-    expect(run.err).toBe('');
-    expect(run.out).toContain('answered over Streamable HTTP at revision');
-    expect(run.code).toBe(0);
-    expect(run.tap.violations).toEqual([]);
-  });
+  it.each(['cursor', 'claude-code', 'gemini', 'codex', 'zed', 'vscode'])(
+    'connects the Streamable HTTP entry written for %s',
+    async (client) => {
+      const run = await add({ client, source: { kind: 'url', url: serving.url } });
+      expect(run.err).toBe('');
+      expect(run.out).toContain('answered over Streamable HTTP at revision');
+      expect(run.code).toBe(0);
+      expect(run.tap.violations).toEqual([]);
+    },
+  );
 
-  it.each(['claude-code', 'cline', 'gemini'])('connects the HTTP+SSE entry written for %s (2024-11-05)', async (client) => {
-    const run = await add({ client, source: { kind: 'url', url: serving.sseUrl! }, transport: 'sse' });
-    expect(run.err).toBe('');
-    expect(run.out).toMatch(/answered over HTTP\+SSE at revision 20\d\d-\d\d-\d\d \(legacy era\)/);
-    expect(run.code).toBe(0);
-    expect(run.tap.violations).toEqual([]);
-  });
+  it.each(['claude-code', 'cline', 'gemini'])(
+    'connects the HTTP+SSE entry written for %s (2024-11-05)',
+    async (client) => {
+      const run = await add({ client, source: { kind: 'url', url: serving.sseUrl! }, transport: 'sse' });
+      expect(run.err).toBe('');
+      expect(run.out).toMatch(/answered over HTTP\+SSE at revision 20\d\d-\d\d-\d\d \(legacy era\)/);
+      expect(run.code).toBe(0);
+      expect(run.tap.violations).toEqual([]);
+    },
+  );
 
   it('sends the headers of the entry, with references resolved', async () => {
     // The everything server behind a gate that answers 401 unless the resolved token arrives.
@@ -133,12 +152,20 @@ describe('--verify', () => {
     const url = `http://127.0.0.1:${(gate.address() as AddressInfo).port}/mcp`;
     try {
       const headers = { 'X-Trace': 'on', Authorization: 'Bearer ${TOKEN}' };
-      const run = await add({ client: 'claude-code', source: { kind: 'url', url }, headers }, { TOKEN: 't0ken' });
+      const run = await add(
+        { client: 'claude-code', source: { kind: 'url', url }, headers },
+        { TOKEN: 't0ken' },
+      );
       expect(run.err).toBe('');
       expect(run.code).toBe(0);
-      expect(readFileSync(join(run.home, '.claude.json'), 'utf8')).toContain('"Authorization": "Bearer ${TOKEN}"');
+      expect(readFileSync(join(run.home, '.claude.json'), 'utf8')).toContain(
+        '"Authorization": "Bearer ${TOKEN}"',
+      );
       expect(run.out).toContain('(headers: X-Trace, Authorization)');
-      const wrong = await add({ client: 'claude-code', source: { kind: 'url', url }, headers }, { TOKEN: 'other' });
+      const wrong = await add(
+        { client: 'claude-code', source: { kind: 'url', url }, headers },
+        { TOKEN: 'other' },
+      );
       expect(wrong.code).toBe(1);
       expect(wrong.err).toContain('401');
       expect(wrong.err).not.toContain('other');
@@ -151,7 +178,10 @@ describe('--verify', () => {
   it('fails with exit code 1 and the server’s last words when it does not start', async () => {
     const run = await add({
       client: 'cursor',
-      source: { kind: 'command', argv: ['node', '-e', "console.error('no database configured'); process.exit(3)"] },
+      source: {
+        kind: 'command',
+        argv: ['node', '-e', "console.error('no database configured'); process.exit(3)"],
+      },
     });
     expect(run.code).toBe(1);
     expect(run.err).toContain('verify failed');
@@ -168,7 +198,9 @@ describe('--verify', () => {
       { [FLEET_DIR_ENV]: FLEET },
     );
     expect(run.err).toBe('');
-    expect(run.out).toContain('Source: io.github.mcpengine/everything 0.1.0 (streamable-http endpoint http://127.0.0.1:{port}/mcp)');
+    expect(run.out).toContain(
+      'Source: io.github.mcpengine/everything 0.1.0 (streamable-http endpoint http://127.0.0.1:{port}/mcp)',
+    );
     expect(run.code).toBe(0);
     expect(JSON.parse(readFileSync(join(run.home, '.cursor', 'mcp.json'), 'utf8'))).toEqual({
       mcpServers: { everything: { url: serving.url } },

@@ -20,12 +20,19 @@ export interface Verified extends Handshake {
 
 const STDERR_TAIL = 2_000;
 
-export async function verifyEntry(client: ClientDescriptor, entry: unknown, options: VerifyOptions): Promise<Verified> {
+export async function verifyEntry(
+  client: ClientDescriptor,
+  entry: unknown,
+  options: VerifyOptions,
+): Promise<Verified> {
   let spec;
   try {
     spec = client.read(entry);
   } catch (error) {
-    throw new InstallerError(`verify: ${client.name} would not read this entry: ${(error as Error).message}`, 1);
+    throw new InstallerError(
+      `verify: ${client.name} would not read this entry: ${(error as Error).message}`,
+      1,
+    );
   }
   const { launch, missing } = launchOf(client, spec, options.env, options.cwd);
   const launched = describeLaunch(launch);
