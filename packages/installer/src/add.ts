@@ -17,7 +17,7 @@ import type { Prompter } from './sources/inputs.js';
 import { fromServerJson, parseServerJson } from './sources/server-json.js';
 import { resolveTarget, type Target } from './target.js';
 import { isLiteral, looksSecret, type Template } from './template.js';
-import { verifyEntry, type Verified } from './verify/verify.js';
+import type { Verified } from './verify/verify.js';
 import { writeEdit } from './write.js';
 
 export type AddSource =
@@ -100,7 +100,7 @@ async function add(request: AddRequest, io: InstallerIo): Promise<number> {
     io.stdout(plan.changed ? `(dry run: nothing written to ${target.file})\n` : '');
   } else if (plan.changed) {
     const written = await writeEdit(plan);
-    const verb = existed(plan) ? 'Updated' : 'Added';
+    const verb = (await existed(plan)) ? 'Updated' : 'Added';
     io.stdout(`${verb} "${request.name}" in ${where}\n`);
     if (written.backup !== undefined) io.stdout(`  backup of the previous file: ${written.backup}\n`);
   } else {
@@ -111,6 +111,8 @@ async function add(request: AddRequest, io: InstallerIo): Promise<number> {
   const entry = request.dryRun
     ? entryIn(target, plan.after, request.name)
     : await writtenEntry(target, request.name);
+  // The engine's client is loaded only to verify.
+  const { verifyEntry } = await import('./verify/verify.js');
   const verified = await verifyEntry(client, entry, {
     env: io.env,
     // Project servers start in the project; user-scope servers from a directory that is not this one.
@@ -124,22 +126,14 @@ async function add(request: AddRequest, io: InstallerIo): Promise<number> {
   return 0;
 }
 
-function existed(plan: {
+async function existed(plan: {
   readonly before: string | undefined;
   readonly target: Target;
   readonly name: string;
-}): boolean {
+}): Promise<boolean> {
   if (plan.before === undefined) return false;
-  try {
-    return (
-      openDocument(plan.target.file, plan.before, plan.target.client.format).get([
-        ...plan.target.client.serversKey,
-        plan.name,
-      ]) !== undefined
-    );
-  } catch {
-    return false;
-  }
+  const document = await openDocument(plan.target.file, plan.before, plan.target.client.format);
+  return document.get([...plan.target.client.serversKey, plan.name]) !== undefined;
 }
 
 export function describeVerified(verified: Verified): string {
@@ -147,8 +141,11 @@ export function describeVerified(verified: Verified): string {
   return `Verified: ${verified.serverName}${version} answered over ${verified.transport === 'stdio' ? 'stdio' : verified.transport === 'sse' ? 'HTTP+SSE' : 'Streamable HTTP'} at revision ${verified.revision} (${verified.era} era) with ${verified.toolCount} tool${verified.toolCount === 1 ? '' : 's'} (${verified.launched})`;
 }
 
-function entryIn(target: Target, text: string, name: string): unknown {
-  return openDocument(target.file, text, target.client.format).get([...target.client.serversKey, name]);
+async function entryIn(target: Target, text: string, name: string): Promise<unknown> {
+  return (await openDocument(target.file, text, target.client.format)).get([
+    ...target.client.serversKey,
+    name,
+  ]);
 }
 
 async function writtenEntry(target: Target, name: string): Promise<unknown> {

@@ -5,7 +5,6 @@
  */
 import { readFile } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
-import { createTwoFilesPatch } from 'diff';
 import { deleteIn, setIn, type ConfigDocument, type KeyPath } from './documents/document.js';
 import { openDocument } from './documents/open.js';
 import { InstallerError, type Platform, type ServerSpec } from './model.js';
@@ -71,13 +70,16 @@ function hookView(intended: Intended): ConfigDocument {
   };
 }
 
-function open(target: Target, before: string | undefined): { document: ConfigDocument; bom: string } {
+async function open(
+  target: Target,
+  before: string | undefined,
+): Promise<{ document: ConfigDocument; bom: string }> {
   const text = before ?? '';
   const bom = text.startsWith(BOM) ? BOM : '';
-  return { document: openDocument(target.file, text, target.client.format), bom };
+  return { document: await openDocument(target.file, text, target.client.format), bom };
 }
 
-function finish(
+async function finish(
   target: Target,
   name: string,
   before: string | undefined,
@@ -85,9 +87,9 @@ function finish(
   bom: string,
   notes: readonly string[],
   entry: unknown,
-): EditPlan {
+): Promise<EditPlan> {
   const body = intended.document.text();
-  const reread = openDocument(target.file, body, target.client.format).data();
+  const reread = (await openDocument(target.file, body, target.client.format)).data();
   // TOML tables exist only through their keys: a table left empty by a removal is no table at all.
   const normalise = (data: unknown) =>
     target.client.format === 'toml' ? pruneEmpty(plain(data)) : plain(data);
@@ -103,7 +105,7 @@ function finish(
     before,
     after,
     changed,
-    diff: changed ? unifiedDiff(target.file, before, after) : '',
+    diff: changed ? await unifiedDiff(target.file, before, after) : '',
     notes,
     entry,
   };
@@ -116,7 +118,7 @@ export async function planAdd(
   platform: Platform,
 ): Promise<EditPlan> {
   const before = await readConfig(target.file);
-  const { document, bom } = open(target, before);
+  const { document, bom } = await open(target, before);
   const rendered = target.client.render(spec, { platform, name });
   const intended = new Intended(document);
   const path = [...target.client.serversKey, name];
@@ -129,7 +131,7 @@ export async function planAdd(
 /** Plans the removal; `entry` is undefined (and nothing changes) when there is no such server. */
 export async function planRemove(target: Target, name: string): Promise<EditPlan> {
   const before = await readConfig(target.file);
-  const { document, bom } = open(target, before);
+  const { document, bom } = await open(target, before);
   const intended = new Intended(document);
   const path = [...target.client.serversKey, name];
   const existing = document.get(path);
@@ -140,7 +142,9 @@ export async function planRemove(target: Target, name: string): Promise<EditPlan
   return finish(target, name, before, intended, bom, [], existing);
 }
 
-function unifiedDiff(file: string, before: string | undefined, after: string): string {
+async function unifiedDiff(file: string, before: string | undefined, after: string): Promise<string> {
+  // Loaded on first use: most runs print no diff.
+  const { createTwoFilesPatch } = await import('diff');
   return createTwoFilesPatch(
     before === undefined ? '/dev/null' : file,
     file,

@@ -66,7 +66,7 @@ export async function listServers(
         const text = await readConfig(file);
         if (text === undefined) continue;
         listing.files.push(file);
-        const servers = openDocument(file, text, client.format).get(client.serversKey);
+        const servers = (await openDocument(file, text, client.format)).get(client.serversKey);
         if (servers === undefined) continue;
         if (!isObject(servers)) throw new InstallerError(`"${client.serversKey.join('.')}" is not an object`);
         for (const [name, entry] of Object.entries(servers)) {
