@@ -48,5 +48,7 @@ it('docs/add.md: every example command succeeds', async () => {
   }
   expect(tap.violations).toEqual([]);
   expect(tap.revision).toBeDefined();
-  expect(readFileSync(join(project, '.vscode', 'mcp.json'), 'utf8')).toContain('"GITHUB_TOKEN": "${input:GITHUB_TOKEN}"');
+  expect(readFileSync(join(project, '.vscode', 'mcp.json'), 'utf8')).toContain(
+    '"GITHUB_TOKEN": "${input:GITHUB_TOKEN}"',
+  );
 });

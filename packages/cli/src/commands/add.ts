@@ -155,20 +155,23 @@ export async function addRequestOf(
   };
 }
 
-/** Asks on the terminal (stderr, so that stdout stays clean). */
-async function terminalPrompter(): Promise<Prompter> {
+/**
+ * Asks on the terminal (stderr, so that stdout stays clean). One readline interface for the whole run, so that
+ * answers typed ahead are not lost between questions.
+ */
+async function terminalPrompter(): Promise<{ prompt: Prompter; close: () => void }> {
   const { createInterface } = await import('node:readline/promises');
-  return async (question) => {
-    const rl = createInterface({ input: process.stdin, output: process.stderr });
-    try {
+  let rl: ReturnType<typeof createInterface> | undefined;
+  return {
+    prompt: async (question) => {
+      rl ??= createInterface({ input: process.stdin, output: process.stderr });
       const hint = [question.description, question.choices?.join('|')].filter(Boolean).join('; ');
       const answer = await rl.question(
         `${question.label}${hint === '' ? '' : ` (${hint})`}${question.default === undefined ? '' : ` [${question.default}]`}: `,
       );
       return answer.trim();
-    } finally {
-      rl.close();
-    }
+    },
+    close: () => rl?.close(),
   };
 }
 
@@ -205,7 +208,12 @@ export const add = defineCommand({
   async run({ values, positionals, rest, terminated }, io) {
     const request = await addRequestOf(values, positionals, rest, terminated === true);
     const { runAdd } = await import('@mcpengine/installer');
-    const interactive = io.isTTY && process.stdin.isTTY === true;
-    return runAdd(request, { ...io, ...(interactive ? { prompt: await terminalPrompter() } : {}) });
+    if (!io.isTTY || process.stdin.isTTY !== true) return runAdd(request, io);
+    const terminal = await terminalPrompter();
+    try {
+      return await runAdd(request, { ...io, prompt: terminal.prompt });
+    } finally {
+      terminal.close();
+    }
   },
 });
