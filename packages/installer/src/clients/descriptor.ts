@@ -46,8 +46,8 @@ export interface ClientDescriptor {
   readonly transports: readonly TransportKind[];
   /** How the client spells a reference to an environment variable, in prose for the docs' table. */
   readonly secrets: string;
-  /** The environment a stdio server inherits from the client: all of it, or only these variables. */
-  readonly inheritEnv: true | readonly string[];
+  /** The environment a stdio server inherits from the client: all of it, these variables, or those that pass. */
+  readonly inheritEnv: true | readonly string[] | ((name: string, value: string) => boolean);
   /** Said after writing to a scope (approval prompts, trust, files the client rewrites). */
   readonly scopeNotes?: Partial<Record<Scope, string>>;
   /** For a URL, the client tries Streamable HTTP and falls back to HTTP+SSE (the spec's compatibility procedure). */

@@ -54,7 +54,8 @@ export function launchOf(
         command: spec.command,
         args: spec.args.map(value),
         env: record(spec.env),
-        inheritEnv: client.inheritEnv,
+        inheritEnv:
+          typeof client.inheritEnv === 'function' ? inherited(env, client.inheritEnv) : client.inheritEnv,
         cwd: spec.cwd === undefined ? cwd : resolve(cwd, spec.cwd),
       },
       missing: [...missing],
@@ -80,4 +81,13 @@ export function describeLaunch(launch: Launch): string {
 
 function quote(word: string): string {
   return /^[A-Za-z0-9_./:=@%+,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+function inherited(
+  env: Readonly<Record<string, string | undefined>>,
+  keep: (name: string, value: string) => boolean,
+): string[] {
+  return Object.entries(env)
+    .filter((entry): entry is [string, string] => entry[1] !== undefined && keep(entry[0], entry[1]))
+    .map(([name]) => name);
 }
