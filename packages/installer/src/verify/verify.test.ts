@@ -116,6 +116,22 @@ describe('--verify', () => {
     expect(missing.err).toContain('the entry refers to API_KEY, which is not set here');
   });
 
+  it('withholds what the client withholds: Gemini CLI passes no credential-looking variable to a stdio server', async () => {
+    const argv = [
+      'node',
+      '-e',
+      "if (process.env.MY_TOKEN) { console.error('MY_TOKEN leaked'); process.exit(9) } import(process.argv[1])",
+      EVERYTHING,
+    ];
+    const gemini = await add({ client: 'gemini', source: { kind: 'command', argv } }, { MY_TOKEN: 'x' });
+    expect(gemini.err).toBe('');
+    expect(gemini.code).toBe(0);
+    expect(gemini.out).toContain('Gemini CLI starts stdio servers only in trusted folders');
+    const cursor = await add({ client: 'cursor', source: { kind: 'command', argv } }, { MY_TOKEN: 'x' });
+    expect(cursor.code).toBe(1);
+    expect(cursor.err).toContain('MY_TOKEN leaked');
+  });
+
   it.each(['cursor', 'claude-code', 'gemini', 'codex', 'zed', 'vscode'])(
     'connects the Streamable HTTP entry written for %s',
     async (client) => {
