@@ -89,7 +89,7 @@ export const gemini: ClientDescriptor = {
           ...optional('env', env),
           ...(spec.cwd === undefined ? {} : { cwd: spec.cwd }),
         },
-        notes: [],
+        notes: ['Gemini CLI starts stdio servers only in trusted folders (gemini trust)'],
       };
     }
     const { url, headers } = remoteParts(spec, POLICY, NAME);
