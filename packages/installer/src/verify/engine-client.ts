@@ -42,7 +42,8 @@ export async function handshake(launch: Launch, options: HandshakeOptions): Prom
           command: launch.command,
           args: launch.args,
           env: launch.env,
-          inheritEnv: launch.inheritEnv,
+          // The launch carries the whole environment, as the client would build it.
+          inheritEnv: false,
           cwd: launch.cwd,
           stderr: 'pipe',
           onStderr: (chunk) => options.onStderr?.(chunk),

@@ -13,10 +13,8 @@ export type Launch =
       readonly kind: 'stdio';
       readonly command: string;
       readonly args: readonly string[];
-      /** Variables the entry sets, over those inherited. */
+      /** The whole environment of the server: what the client passes down, then the entry's variables. */
       readonly env: Readonly<Record<string, string>>;
-      /** What the server inherits from the client: everything, or these names. */
-      readonly inheritEnv: true | readonly string[];
       readonly cwd: string;
     }
   | {
@@ -53,9 +51,7 @@ export function launchOf(
         kind: 'stdio',
         command: spec.command,
         args: spec.args.map(value),
-        env: record(spec.env),
-        inheritEnv:
-          typeof client.inheritEnv === 'function' ? inherited(env, client.inheritEnv) : client.inheritEnv,
+        env: { ...inherited(env, client.inheritEnv), ...record(spec.env) },
         cwd: spec.cwd === undefined ? cwd : resolve(cwd, spec.cwd),
       },
       missing: [...missing],
@@ -83,11 +79,16 @@ function quote(word: string): string {
   return /^[A-Za-z0-9_./:=@%+,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
+/** What the client passes down to a stdio server from the environment it runs in. */
 function inherited(
   env: Readonly<Record<string, string | undefined>>,
-  keep: (name: string, value: string) => boolean,
-): string[] {
-  return Object.entries(env)
-    .filter((entry): entry is [string, string] => entry[1] !== undefined && keep(entry[0], entry[1]))
-    .map(([name]) => name);
+  rule: true | readonly string[] | ((name: string, value: string) => boolean),
+): Record<string, string> {
+  const keep =
+    rule === true ? () => true : typeof rule === 'function' ? rule : (name: string) => rule.includes(name);
+  return Object.fromEntries(
+    Object.entries(env).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined && keep(entry[0], entry[1]),
+    ),
+  );
 }
