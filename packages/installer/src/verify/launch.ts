@@ -72,7 +72,23 @@ export function launchOf(
 export function describeLaunch(launch: Launch): string {
   if (launch.kind === 'stdio') return [launch.command, ...launch.args].map(quote).join(' ');
   const headers = Object.keys(launch.headers);
-  return `${launch.url}${headers.length === 0 ? '' : ` (headers: ${headers.join(', ')})`}`;
+  return `${withoutSecrets(launch.url)}${headers.length === 0 ? '' : ` (headers: ${headers.join(', ')})`}`;
+}
+
+/** A URL for messages: user info and query values (API keys often travel there) are hidden. */
+function withoutSecrets(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return text;
+  }
+  if (url.username !== '' || url.password !== '') {
+    url.username = '***';
+    url.password = '';
+  }
+  for (const key of [...url.searchParams.keys()]) url.searchParams.set(key, '***');
+  return url.toString();
 }
 
 function quote(word: string): string {
