@@ -3,7 +3,8 @@
  * and loads the package that does the work only when it runs, so starting one command never loads the others.
  */
 import type { CommandSpec } from './command.js';
+import { test } from './commands/test.js';
 import { validate } from './commands/validate.js';
 
 // Each spec is typed by its own options; the frame handles them uniformly.
-export const COMMANDS: readonly CommandSpec[] = [validate];
+export const COMMANDS: readonly CommandSpec[] = [validate, test];
