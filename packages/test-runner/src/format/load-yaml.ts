@@ -122,6 +122,12 @@ function checkMatchers(doc: JsonObject, source: YamlSource, problems: string[]):
     }
     if (typeof value !== 'object' || value === null) return;
     const object = value as JsonObject;
+    // `expect.json` maps JSONPaths (which start with `$`) to matchers: not an operator object.
+    const isJsonPaths = path.length === 4 && path[3] === 'json';
+    if (isJsonPaths) {
+      for (const [key, child] of Object.entries(object)) visit(child, [...path, key]);
+      return;
+    }
     if (isOperator(object)) {
       for (const [op, arg] of Object.entries(object)) {
         if (!(OPERATORS as readonly string[]).includes(op))
