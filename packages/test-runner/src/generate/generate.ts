@@ -15,6 +15,13 @@ import { sampleValue } from './values.js';
 
 export const DEFAULT_GENERATE_TIMEOUT_MS = 10_000;
 
+/** The client of generated runs answers whatever the server asks, so tools that need a client can be called. */
+export const GENERATED_CLIENT = {
+  sampling: [{ reply: { role: 'assistant', content: { type: 'text', text: 'A reply from the mcpengine test client.' }, model: 'mcpengine-test' } }],
+  elicitation: [{ action: 'accept' as const }],
+  roots: [{ uri: 'file:///tmp', name: 'tmp' }],
+};
+
 export interface GenerateRequest {
   readonly server: ServerTarget;
   /** How the server was named on the command line (for --write). */
@@ -78,7 +85,7 @@ export function generatedSuite(discovery: Discovery, request: GenerateRequest): 
       server: request.server,
       revisions: request.revisions,
       timeoutMs: request.timeoutMs,
-      client: {},
+      client: GENERATED_CLIENT,
       tests,
       snapshotFile: resolve(request.cwd, '__snapshots__', 'generated.snap.yaml'),
       snapshotFormat: 'yaml',

@@ -20,7 +20,9 @@ export function judgeGenerated(test: TestCase, observation: Observation): Verdic
   if (observation.failure !== undefined) {
     if (observation.failure.kind === 'timeout') {
       const message = `hang: no answer within ${test.timeoutMs ?? 'the time limit'} ms`;
-      if (kind === 'invalid') warnings.push(`${message} on invalid input`);
+      if (observation.progress.length > 0)
+        warnings.push(`still working after ${test.timeoutMs ?? 'the time limit'} ms (it reported progress); stopped waiting`);
+      else if (kind === 'invalid') warnings.push(`${message} on invalid input`);
       else failures.push(`${message} on valid input`);
     } else failures.push(`no answer: ${observation.failure.message}`);
     return verdict;
@@ -32,9 +34,11 @@ export function judgeGenerated(test: TestCase, observation: Observation): Verdic
     return verdict;
   }
   if (test.action.kind === 'prompt') {
+    // Prompt arguments have no schema: values tried for required ones are guesses, so errors then only warn.
+    const guessed = Object.keys(test.action.arguments).length > 0;
     if (error !== undefined) {
-      if (error.code === -32603) failures.push(`internal error getting the prompt: ${describeAnswer(observation)}`);
-      else warnings.push(`the prompt was refused with the arguments tried: ${describeAnswer(observation)}`);
+      if (error.code === -32603 && !guessed) failures.push(`internal error getting the prompt: ${describeAnswer(observation)}`);
+      else warnings.push(`the prompt was refused${guessed ? ' with the arguments tried' : ''}: ${describeAnswer(observation)}`);
     } else if (!Array.isArray(result?.['messages']) || result['messages'].length === 0)
       failures.push('the prompt has no messages');
     return verdict;

@@ -90,7 +90,22 @@ export function stringValue(schema: Schema, name: string): string {
   return fitLength(byName(name), schema);
 }
 
-export function numberValue(schema: Schema, integer: boolean): number {
+/**
+ * Numbers that say how long to wait. A generated test asks for the least of those: a tool told to sleep for its
+ * maximum (an hour) is slow, not broken, and the run would only measure the sleep.
+ */
+export const DURATION_NAME = /duration|seconds|secs|minutes|hours|millis|(^|_|[a-z])ms$|timeout|delay|wait|sleep|interval|ttl/i;
+
+export function isDuration(name: string): boolean {
+  return DURATION_NAME.test(name);
+}
+
+export function numberValue(schema: Schema, integer: boolean, name = ''): number {
+  if (isDuration(name)) {
+    const least = typeof schema['minimum'] === 'number' ? schema['minimum'] : typeof schema['exclusiveMinimum'] === 'number' ? schema['exclusiveMinimum'] + (integer ? 1 : 0.5) : 0;
+    const max = typeof schema['maximum'] === 'number' ? schema['maximum'] : Infinity;
+    if (least <= max) return integer ? Math.ceil(least) : least;
+  }
   const min = typeof schema['minimum'] === 'number' ? schema['minimum'] : typeof schema['exclusiveMinimum'] === 'number' ? schema['exclusiveMinimum'] + (integer ? 1 : 0.5) : undefined;
   const max = typeof schema['maximum'] === 'number' ? schema['maximum'] : typeof schema['exclusiveMaximum'] === 'number' ? schema['exclusiveMaximum'] - (integer ? 1 : 0.5) : undefined;
   let value = min !== undefined && max !== undefined ? (min + max) / 2 : min !== undefined ? min + 1 : max !== undefined ? Math.min(max - 1, 1) : 1;
@@ -127,9 +142,9 @@ export function sampleValue(schema: unknown, root: Schema, name: string, full: b
     case 'string':
       return stringValue(s, name);
     case 'integer':
-      return numberValue(s, true);
+      return numberValue(s, true, name);
     case 'number':
-      return numberValue(s, false);
+      return numberValue(s, false, name);
     case 'boolean':
       return true;
     case 'null':

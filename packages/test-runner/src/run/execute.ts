@@ -98,11 +98,43 @@ async function perform(
   }
 }
 
+/**
+ * The action, bounded: whatever the client waits for (a task's result, a subscription, a request whose own time
+ * limit progress keeps extending), the test ends at its time limit plus a grace period, or when the run is
+ * interrupted. Never a hung runner.
+ */
+async function bounded(
+  work: Promise<Answer & { updates?: JsonObject[] }>,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<Answer & { updates?: JsonObject[] }> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  const deadline = new Promise<Answer>((resolve) => {
+    timer = setTimeout(
+      () => resolve({ failure: { kind: 'timeout', message: `the test did not finish within ${timeoutMs} ms` } }),
+      timeoutMs + DEADLINE_GRACE_MS,
+    );
+    onAbort = () => resolve({ failure: { kind: 'local', message: 'interrupted' } });
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Time the engine's own request timeout gets to fire first (it also cancels the request on the wire). */
+const DEADLINE_GRACE_MS = 1_000;
+
 export async function execute(
   connection: Connection,
   test: TestCase,
   timeoutMs: number,
   tool?: JsonObject,
+  signal?: AbortSignal,
 ): Promise<Observation> {
   const started = Date.now();
   const violationsBefore = connection.tap.violations.length;
@@ -116,11 +148,14 @@ export async function execute(
     ...(test.progress === true ? { onProgress: (p: { progress: number; total?: number; message?: string }) => void progress.push({ ...p }) } : {}),
     ...(test.logLevel === undefined ? {} : { logLevel: test.logLevel }),
   };
-  let answer: Answer & { updates?: JsonObject[] };
-  if (test.logLevel !== undefined && connection.session.era === 'legacy') {
-    const set = await answerOf(connection.session.setLogLevel(test.logLevel, settings).then(() => ({})));
-    answer = set.result === undefined ? set : await perform(connection, test.action, settings);
-  } else answer = await perform(connection, test.action, settings);
+  const run = async (): Promise<Answer & { updates?: JsonObject[] }> => {
+    if (test.logLevel !== undefined && connection.session.era === 'legacy') {
+      const set = await answerOf(connection.session.setLogLevel(test.logLevel, settings).then(() => ({})));
+      if (set.result === undefined) return set;
+    }
+    return perform(connection, test.action, settings);
+  };
+  const answer = await bounded(run(), timeoutMs, signal);
   // Let notifications that trail the response (logs, list changes) arrive.
   await new Promise((r) => setImmediate(r));
   const notifications = connection.inbound.slice(inboundBefore);

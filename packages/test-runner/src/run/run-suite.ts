@@ -154,7 +154,13 @@ export async function runSuite(suite: TestSuite, options: SuiteRunOptions = {}):
             }
           }
           handlers.current = suite.client;
-          const observation = await execute(connection, test, test.timeoutMs ?? suite.timeoutMs, toolName === undefined ? undefined : tools?.get(toolName));
+          const observation = await execute(
+            connection,
+            test,
+            test.timeoutMs ?? suite.timeoutMs,
+            toolName === undefined ? undefined : tools?.get(toolName),
+            options.signal,
+          );
           const verdict = options.judge?.(test, observation) ?? evaluate(test, observation, { snapshots, snapshotName: name });
           const misses = cassette?.take().misses ?? [];
           const failures = [...verdict.failures, ...misses];

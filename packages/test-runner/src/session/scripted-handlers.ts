@@ -5,6 +5,7 @@
  */
 import type { ClientHandlers } from 'mcpengine/client';
 import { match } from '../expect/match.js';
+import { objectValue } from '../generate/values.js';
 import type { ClientScript, JsonObject } from '../model.js';
 
 export interface AskedRecord {
@@ -44,7 +45,9 @@ export class ScriptedHandlers {
           (r) => r.when === undefined || match(params, r.when).length === 0,
         );
         if (rule === undefined) return this.#refuse('elicitation/create', params);
-        return (rule.action === 'accept' ? { action: 'accept', content: rule.content ?? {} } : { action: rule.action }) as never;
+        // Accepting without scripted content fills the form with plausible values of its schema.
+        const schema = (params as { requestedSchema?: Record<string, unknown> }).requestedSchema ?? {};
+        return (rule.action === 'accept' ? { action: 'accept', content: rule.content ?? formContent(schema) } : { action: rule.action }) as never;
       };
     if (this.#declared.roots !== undefined)
       out.roots = () => {
@@ -59,6 +62,20 @@ export class ScriptedHandlers {
     this.unanswered.push(`the server sent ${method} and no client rule matched it: ${text.length > 200 ? `${text.slice(0, 200)}…` : text}`);
     throw new Error(`mcpengine test: no scripted answer for this ${method}`);
   }
+}
+
+/**
+ * Plausible form values for a requested schema, shaped as the official schemas allow an ElicitResult's content:
+ * strings, integers, booleans and string arrays only (a `number` field is answered with an integer).
+ */
+export function formContent(schema: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(objectValue(schema, schema, true))) {
+    if (typeof value === 'number') out[key] = Math.round(value);
+    else if (typeof value === 'string' || typeof value === 'boolean') out[key] = value;
+    else if (Array.isArray(value)) out[key] = value.map(String);
+  }
+  return out;
 }
 
 /** Every handler kind a file declares, in the file or in any test. */
