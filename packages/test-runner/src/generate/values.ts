@@ -172,13 +172,16 @@ export function objectValue(schema: Schema, root: Schema, full: boolean, depth =
   return out;
 }
 
-/** A value of the wrong JSON type for `schema`, or undefined when any type is allowed. */
+/**
+ * A value of the wrong JSON type for `schema` that a lax server would coerce — the string "42" for a number,
+ * "true" for a boolean, the number 12345 for a string — or undefined when any type is allowed.
+ */
 export function wrongTypeValue(schema: Schema): unknown {
   const type = schema['type'];
-  const types = Array.isArray(type) ? type : type === undefined ? [] : [type];
+  const types = (Array.isArray(type) ? type : type === undefined ? [] : [type]) as string[];
   if (types.length === 0) return undefined;
-  if (!types.includes('string')) return 'not-a-valid-value';
+  if (!types.includes('string')) return types.includes('boolean') ? 'true' : '42';
   if (!types.includes('number') && !types.includes('integer')) return 12345;
-  if (!types.includes('object')) return { unexpected: true };
+  if (!types.includes('boolean')) return true;
   return undefined;
 }
