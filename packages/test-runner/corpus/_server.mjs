@@ -139,5 +139,5 @@ export function main(hooks = {}) {
         answer(id, { error: { code: -32601, message: `Method not found: ${method}` } });
     }
   });
-  lines.on('close', () => process.exit(0));
+  lines.on("close", () => (hooks.onEnd ?? (() => process.exit(0)))());
 }

@@ -5,6 +5,7 @@
  * JSON-RPC — so a misbehaving server gives a failing test, never a hung or swamped runner.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { groupAlive, killGroup, trackGroup } from '@mcpengine/wire';
 import { LineDecoder } from 'mcpengine/stdio';
 
@@ -81,6 +82,8 @@ export class ProcessTransport {
 
   start(handlers: TransportHandlersLike): Promise<void> {
     this.#handlers = handlers;
+    if (this.launch.cwd !== undefined && !existsSync(this.launch.cwd))
+      return Promise.reject(new Error(`cannot start ${this.launch.command}: the working directory ${this.launch.cwd} does not exist`));
     return new Promise((resolveStart, reject) => {
       let child: ChildProcess;
       try {
@@ -184,7 +187,8 @@ export class ProcessTransport {
   async close(graceMs = 1000): Promise<void> {
     const child = this.#child;
     this.#finish();
-    if (child === undefined) return;
+    // Never spawned (command not found): nothing to stop.
+    if (child === undefined || child.pid === undefined) return;
     child.stdin?.end();
     const wait = (ms: number) =>
       Promise.race([this.#exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
