@@ -16,8 +16,8 @@ export function lineDiff(expected: string, received: string, context = 3): strin
   let j = 0;
   while (i < a.length || j < b.length) {
     if (i < a.length && j < b.length && a[i] === b[j]) ops.push([' ', a[i++]!]), j++;
-    else if (j < b.length && (i >= a.length || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) ops.push(['+', b[j++]!]);
-    else ops.push(['-', a[i++]!]);
+    else if (i < a.length && (j >= b.length || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) ops.push(['-', a[i++]!]);
+    else ops.push(['+', b[j++]!]);
   }
   const keep = ops.map((op, index) =>
     ops.slice(Math.max(0, index - context), index + context + 1).some(([kind]) => kind !== ' '),
