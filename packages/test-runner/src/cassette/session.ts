@@ -36,7 +36,14 @@ export class CassetteSession {
   /** Variables for the server process (merged over the target's own). */
   environment(base: Readonly<Record<string, string | undefined>>): Record<string, string> {
     const hook = pathToFileURL(hookPath()).href;
+    // Replay needs no credentials: a secret that is not set gets a stand-in, which is redacted to the same
+    // {{NAME}} the recording holds.
+    const standIns =
+      this.mode === 'replay'
+        ? Object.fromEntries(this.config.secrets.filter((name) => !base[name]).map((name) => [name, `mcpengine-replay-${name}`]))
+        : {};
     return {
+      ...standIns,
       NODE_OPTIONS: `${base['NODE_OPTIONS'] ?? ''} --import "${hook}"`.trim(),
       [ENV.mode]: this.mode,
       [ENV.file]: this.config.path,
