@@ -19,7 +19,11 @@ const lines = (text: string) =>
 
 async function mcpengine(args: string[], cwd: string): Promise<{ code: number; stdout: string }> {
   try {
-    const { stdout } = await promisify(execFile)(process.execPath, [join(ROOT, 'packages/cli/bin/mcpengine.js'), 'test', ...args], { cwd });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [join(ROOT, 'packages/cli/bin/mcpengine.js'), 'test', ...args],
+      { cwd },
+    );
     return { code: 0, stdout };
   } catch (error) {
     const failure = error as { code: number; stdout: string };
@@ -28,7 +32,10 @@ async function mcpengine(args: string[], cwd: string): Promise<{ code: number; s
 }
 
 describe('docs/test-runner.md', () => {
-  const blocks = [...DOC.matchAll(/<!-- example: (\S+) -->\s*```\w+\n([\s\S]*?)```/g)].map((m) => ({ file: m[1]!, code: m[2]! }));
+  const blocks = [...DOC.matchAll(/<!-- example: (\S+) -->\s*```\w+\n([\s\S]*?)```/g)].map((m) => ({
+    file: m[1]!,
+    code: m[2]!,
+  }));
 
   it('tags its examples with the files they come from', () => {
     expect(blocks.map((b) => b.file)).toEqual([
@@ -39,9 +46,12 @@ describe('docs/test-runner.md', () => {
     ]);
   });
 
-  it.each(blocks.map((b, i) => [i + 1, b.file, b.code] as const))('block %i is a part of %s', (_i, file, code) => {
-    expect(lines(readFileSync(join(ROOT, file), 'utf8')).join('\n')).toContain(lines(code).join('\n'));
-  });
+  it.each(blocks.map((b, i) => [i + 1, b.file, b.code] as const))(
+    'block %i is a part of %s',
+    (_i, file, code) => {
+      expect(lines(readFileSync(join(ROOT, file), 'utf8')).join('\n')).toContain(lines(code).join('\n'));
+    },
+  );
 
   it('embeds the published JSON Schema of test files', () => {
     const embedded = /<!-- schema: (\S+) -->\s*```json\n([\s\S]*?)```/.exec(DOC);
@@ -62,7 +72,10 @@ describe('docs/test-runner.md', () => {
   }, 60_000);
 
   it('--generate finds no defect in the weather server', async () => {
-    const { code, stdout } = await mcpengine(['--generate', '--stdio', `${process.execPath} ${join(ROOT, 'examples/dist/weather-server.js')}`], ROOT);
+    const { code, stdout } = await mcpengine(
+      ['--generate', '--stdio', `${process.execPath} ${join(ROOT, 'examples/dist/weather-server.js')}`],
+      ROOT,
+    );
     expect(stdout).toMatch(/Tests: \d+ passed, 0 failed/);
     expect(code).toBe(0);
   }, 60_000);

@@ -60,7 +60,9 @@ export function correctCall(name, args, revision) {
   }
   if (name === 'add') {
     const sum = args.a + args.b;
-    return revision >= '2025-06-18' ? { ...text(JSON.stringify({ sum })), structuredContent: { sum } } : text(JSON.stringify({ sum }));
+    return revision >= '2025-06-18'
+      ? { ...text(JSON.stringify({ sum })), structuredContent: { sum } }
+      : text(JSON.stringify({ sum }));
   }
   return text(args.text);
 }
@@ -69,7 +71,9 @@ export function main(hooks = {}) {
   let revision = '2025-11-25';
   const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
   const answer = (id, outcome) =>
-    outcome.error !== undefined ? send({ jsonrpc: '2.0', id, error: outcome.error }) : send({ jsonrpc: '2.0', id, result: outcome });
+    outcome.error !== undefined
+      ? send({ jsonrpc: '2.0', id, error: outcome.error })
+      : send({ jsonrpc: '2.0', id, result: outcome });
   const lines = createInterface({ input: process.stdin });
   lines.on('line', (line) => {
     let message;
@@ -95,7 +99,9 @@ export function main(hooks = {}) {
         return;
       case 'tools/list':
         answer(id, {
-          tools: TOOLS.map((tool) => (revision >= '2025-06-18' ? tool : { ...tool, outputSchema: undefined })).map((t) => JSON.parse(JSON.stringify(t))),
+          tools: TOOLS.map((tool) =>
+            revision >= '2025-06-18' ? tool : { ...tool, outputSchema: undefined },
+          ).map((t) => JSON.parse(JSON.stringify(t))),
         });
         return;
       case 'tools/call': {
@@ -119,8 +125,10 @@ export function main(hooks = {}) {
       case 'resources/read': {
         const outcome = hooks.readResource?.(params.uri);
         if (outcome !== undefined) answer(id, outcome);
-        else if (params.uri === 'test://readme') answer(id, { contents: [{ uri: params.uri, mimeType: 'text/plain', text: 'Read me.' }] });
-        else answer(id, { error: { code: -32002, message: 'Resource not found', data: { uri: params.uri } } });
+        else if (params.uri === 'test://readme')
+          answer(id, { contents: [{ uri: params.uri, mimeType: 'text/plain', text: 'Read me.' }] });
+        else
+          answer(id, { error: { code: -32002, message: 'Resource not found', data: { uri: params.uri } } });
         return;
       }
       case 'prompts/list':
@@ -132,12 +140,19 @@ export function main(hooks = {}) {
           return;
         }
         const outcome = hooks.getPrompt?.(params.name, params.arguments ?? {});
-        answer(id, outcome ?? { messages: [{ role: 'user', content: { type: 'text', text: `Hello, ${params.arguments?.person}!` } }] });
+        answer(
+          id,
+          outcome ?? {
+            messages: [
+              { role: 'user', content: { type: 'text', text: `Hello, ${params.arguments?.person}!` } },
+            ],
+          },
+        );
         return;
       }
       default:
         answer(id, { error: { code: -32601, message: `Method not found: ${method}` } });
     }
   });
-  lines.on("close", () => (hooks.onEnd ?? (() => process.exit(0)))());
+  lines.on('close', () => (hooks.onEnd ?? (() => process.exit(0)))());
 }

@@ -3,7 +3,11 @@
 import { main } from './_server.mjs';
 main({
   callTool(name, args) {
-    if (name === 'echo' && typeof args.text === 'string' && /[^\x00-\x7f]/.test(args.text)) {
+    if (
+      name === 'echo' &&
+      typeof args.text === 'string' &&
+      [...args.text].some((ch) => ch.charCodeAt(0) > 0x7f)
+    ) {
       process.stderr.write('TypeError: cannot encode non-ASCII text\n');
       process.exit(70);
     }

@@ -3,7 +3,8 @@
 import { correctCall, invalidArguments, main } from './_server.mjs';
 main({
   callTool(name, args, revision) {
-    if (name !== 'add' || invalidArguments(name, args) !== undefined) return correctCall(name, args, revision);
+    if (name !== 'add' || invalidArguments(name, args) !== undefined)
+      return correctCall(name, args, revision);
     return { error: { code: -32603, message: 'Internal error' } };
   },
 });

@@ -18,7 +18,10 @@ const EXPECTED: Record<string, Partial<Record<Mode, { tests: RegExp; says: RegEx
     'mcp-jest': { tests: /^tool echo$/, says: /isError: true/ },
   },
   'no-input-validation.mjs': {
-    generate: { tests: /^echo: (missing required text|text of the wrong type)$/, says: /success for invalid input/ },
+    generate: {
+      tests: /^echo: (missing required text|text of the wrong type)$/,
+      says: /success for invalid input/,
+    },
   },
   'type-coercion.mjs': {
     generate: { tests: /^add: [ab] of the wrong type$/, says: /success for invalid input/ },
@@ -76,24 +79,41 @@ describe('corpus of servers with tool bugs', () => {
     }
   });
 
-  it.each(['yaml', 'mcp-jest', 'generate'] as const)('the correct server passes the %s mode', async (mode) => {
-    const result = await runMode(mode, entries.find((e) => e.file === 'correct.mjs')!);
-    expect(result.connectionError).toBeUndefined();
-    expect(failing(result).map((t) => `${t.name}: ${t.failures.join('; ')}`)).toEqual([]);
-    expect(result.tests.filter((t) => t.status === 'passed').length).toBeGreaterThan(3);
-  }, 60_000);
+  it.each(['yaml', 'mcp-jest', 'generate'] as const)(
+    'the correct server passes the %s mode',
+    async (mode) => {
+      const result = await runMode(
+        mode,
+        entries.find((e) => e.file === 'correct.mjs')!,
+      );
+      expect(result.connectionError).toBeUndefined();
+      expect(failing(result).map((t) => `${t.name}: ${t.failures.join('; ')}`)).toEqual([]);
+      expect(result.tests.filter((t) => t.status === 'passed').length).toBeGreaterThan(3);
+    },
+    60_000,
+  );
 
   const cases = Object.entries(EXPECTED).flatMap(([file, modes]) =>
     Object.entries(modes).map(([mode, expected]) => [file, mode as Mode, expected] as const),
   );
-  it.each(cases)('%s is caught by the %s mode', async (file, mode, expected) => {
-    const result = await runMode(mode, entries.find((e) => e.file === file)!);
-    const failed = failing(result);
-    expect(failed.length, `${file} in ${mode}: nothing failed`).toBeGreaterThan(0);
-    for (const test of failed) {
-      expect(test.name, `${file} in ${mode}: an unexpected test failed: ${test.failures.join('; ')}`).toMatch(expected.tests);
-      expect(test.failures.join('\n'), `${file} in ${mode}: ${test.name}`).toMatch(expected.says);
-    }
-    expect(result.connectionError).toBeUndefined();
-  }, 60_000);
+  it.each(cases)(
+    '%s is caught by the %s mode',
+    async (file, mode, expected) => {
+      const result = await runMode(
+        mode,
+        entries.find((e) => e.file === file)!,
+      );
+      const failed = failing(result);
+      expect(failed.length, `${file} in ${mode}: nothing failed`).toBeGreaterThan(0);
+      for (const test of failed) {
+        expect(
+          test.name,
+          `${file} in ${mode}: an unexpected test failed: ${test.failures.join('; ')}`,
+        ).toMatch(expected.tests);
+        expect(test.failures.join('\n'), `${file} in ${mode}: ${test.name}`).toMatch(expected.says);
+      }
+      expect(result.connectionError).toBeUndefined();
+    },
+    60_000,
+  );
 });

@@ -16,7 +16,15 @@ export { lineDiff } from './expect/diff.js';
 export { outputSchemaProblems } from './expect/output-schema.js';
 export { runSuite, type RunEvent, type SuiteRunOptions } from './run/run-suite.js';
 export { plainResult, textOf, type Observation } from './run/observation.js';
-export { findTestFiles, runFiles, runOnce, writeReports, defaultJobs, type RunRequest, type RunnerIo } from './run/runner.js';
+export {
+  findTestFiles,
+  runFiles,
+  runOnce,
+  writeReports,
+  defaultJobs,
+  type RunRequest,
+  type RunnerIo,
+} from './run/runner.js';
 export { watchRuns } from './run/watch.js';
 export { junitReport, jsonReport } from './report/junit.js';
 export { TerminalReporter } from './report/terminal.js';

@@ -11,7 +11,11 @@ import { summarize } from './model.js';
 import { runSuite } from './run/run-suite.js';
 import { CORPUS_DIR } from './test/corpus.js';
 
-function suiteFor(script: string, extra = '', tests = '  - name: echo\n    tool: echo\n    arguments: { text: hi }\n    expect: { text: hi }\n') {
+function suiteFor(
+  script: string,
+  extra = '',
+  tests = '  - name: echo\n    tool: echo\n    arguments: { text: hi }\n    expect: { text: hi }\n',
+) {
   return parseYamlSuite(
     join(CORPUS_DIR, `${script}.mcp.yaml`),
     `server:\n  command: ${JSON.stringify(process.execPath)}\n  args: [${JSON.stringify(join(CORPUS_DIR, script))}]\n${extra}timeout: 2000\ntests:\n${tests}`,
@@ -51,7 +55,10 @@ describe('hostile servers', () => {
   });
 
   it('a command that does not exist is a connection error, not a crash', async () => {
-    const suite = parseYamlSuite(join(CORPUS_DIR, 'missing.mcp.yaml'), 'server:\n  stdio: no-such-command-mcpengine-test\ntests:\n  - name: ping\n    ping: true\n');
+    const suite = parseYamlSuite(
+      join(CORPUS_DIR, 'missing.mcp.yaml'),
+      'server:\n  stdio: no-such-command-mcpengine-test\ntests:\n  - name: ping\n    ping: true\n',
+    );
     const result = await runSuite(suite);
     expect(result.connectionError).toMatch(/cannot start no-such-command-mcpengine-test/);
   });
@@ -65,18 +72,26 @@ describe('hostile servers', () => {
 
   it('a server that floods stdout is stopped; the test fails with the reason and the next test gets a fresh server', async () => {
     const result = await runSuite(
-      suiteFor('hostile/floods.mjs', '', '  - name: echo floods\n    tool: echo\n    arguments: { text: hi }\n  - name: add still works\n    tool: add\n    arguments: { a: 1, b: 2 }\n    expect: { structuredContent: { sum: 3 } }\n'),
+      suiteFor(
+        'hostile/floods.mjs',
+        '',
+        '  - name: echo floods\n    tool: echo\n    arguments: { text: hi }\n  - name: add still works\n    tool: add\n    arguments: { a: 1, b: 2 }\n    expect: { structuredContent: { sum: 3 } }\n',
+      ),
     );
     const [flood, add] = result.tests;
     expect(flood!.status).toBe('failed');
-    expect(flood!.failures.join('\n')).toMatch(/stopped by the runner: the server wrote 200 lines in a row to stdout that are not JSON-RPC messages/);
+    expect(flood!.failures.join('\n')).toMatch(
+      /stopped by the runner: the server wrote 200 lines in a row to stdout that are not JSON-RPC messages/,
+    );
     expect(add!.status).toBe('passed');
   });
 
   it('leaves no process behind, even a grandchild of a server that ignores SIGTERM and stdin closing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcpengine-reap-'));
     const pidsFile = join(dir, 'pids.json');
-    const result = await runSuite(suiteFor('hostile/leaves-children.mjs', `  env: { PIDS_FILE: ${JSON.stringify(pidsFile)} }\n`));
+    const result = await runSuite(
+      suiteFor('hostile/leaves-children.mjs', `  env: { PIDS_FILE: ${JSON.stringify(pidsFile)} }\n`),
+    );
     expect(result.tests[0]!.status).toBe('passed');
     const pids = JSON.parse(readFileSync(pidsFile, 'utf8')) as { server: number; grandchild: number };
     expect(await gone(pids.server)).toBe(true);

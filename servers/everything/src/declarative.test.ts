@@ -21,16 +21,23 @@ describe('everything server: declarative tests', () => {
     ]);
   });
 
-  it.each(files.map((file) => [file.slice(TEST_DIR.length + 1), file] as const))('%s passes', async (_name, file) => {
-    const summary = await runFiles([{ file, kind: 'yaml' }], { jobs: 1 });
-    const suite = summary.suites[0]!;
-    const problems = suite.tests
-      .filter((test: TestResult) => test.status !== 'passed')
-      .map((test: TestResult) => `${test.name}: ${test.status}: ${[...test.failures, ...test.warnings].join('; ')}`);
-    expect(suite.fileError).toBeUndefined();
-    expect(suite.connectionError).toBeUndefined();
-    expect(problems).toEqual([]);
-    expect(suite.tests.length).toBeGreaterThan(2);
-    expect(summary.exitCode).toBe(0);
-  }, 60_000);
+  it.each(files.map((file) => [file.slice(TEST_DIR.length + 1), file] as const))(
+    '%s passes',
+    async (_name, file) => {
+      const summary = await runFiles([{ file, kind: 'yaml' }], { jobs: 1 });
+      const suite = summary.suites[0]!;
+      const problems = suite.tests
+        .filter((test: TestResult) => test.status !== 'passed')
+        .map(
+          (test: TestResult) =>
+            `${test.name}: ${test.status}: ${[...test.failures, ...test.warnings].join('; ')}`,
+        );
+      expect(suite.fileError).toBeUndefined();
+      expect(suite.connectionError).toBeUndefined();
+      expect(problems).toEqual([]);
+      expect(suite.tests.length).toBeGreaterThan(2);
+      expect(summary.exitCode).toBe(0);
+    },
+    60_000,
+  );
 });

@@ -35,7 +35,9 @@ describe.each(['2025-11-25', '2026-07-28'] as const)('everything server at %s (V
 
   it('resources and prompts', async () => {
     expect(await mcp.readResource('test://static-text')).toHaveTextContent(/static text resource/);
-    expect(await mcp.getPrompt('test_prompt_with_arguments', { arg1: 'a', arg2: 'b' })).toHaveTextContent("arg1='a'");
+    expect(await mcp.getPrompt('test_prompt_with_arguments', { arg1: 'a', arg2: 'b' })).toHaveTextContent(
+      "arg1='a'",
+    );
     expect((await mcp.list('tools')).map((tool) => tool['name'])).toContain('add');
   });
 

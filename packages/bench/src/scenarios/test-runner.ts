@@ -4,7 +4,14 @@
  * against the official schema, every result against its tool's outputSchema. Reported as cases per second.
  */
 import { performance } from 'node:perf_hooks';
-import { generatedSuite, discover, judgeGenerated, runSuite, type TestCase, type ServerTarget } from '@mcpengine/test-runner';
+import {
+  generatedSuite,
+  discover,
+  judgeGenerated,
+  runSuite,
+  type TestCase,
+  type ServerTarget,
+} from '@mcpengine/test-runner';
 import { resolve } from 'node:path';
 import { makeRow, errorRow, type ScenarioResult } from '../results.js';
 import type { Settings } from '../settings.js';
@@ -12,9 +19,13 @@ import { REPO_ROOT } from './footprint.js';
 
 export const TEST_RUNNER_CASES = 1_000;
 /** Tools whose generated cases wait on purpose (sleep, tasks) or fail by design; the throughput is of the runner. */
-const SLOW_OR_FAILING = /^(long_running_operation|slow_compute|failing_job|protocol_error_job|test_reconnection|test_tool_with_logging|test_tool_with_progress|confirm_delete|multi_input|test_tool_with_task)\b/;
+const SLOW_OR_FAILING =
+  /^(long_running_operation|slow_compute|failing_job|protocol_error_job|test_reconnection|test_tool_with_logging|test_tool_with_progress|confirm_delete|multi_input|test_tool_with_task)\b/;
 
-export async function runTestRunner(settings: Settings, log: (line: string) => void): Promise<ScenarioResult> {
+export async function runTestRunner(
+  settings: Settings,
+  log: (line: string) => void,
+): Promise<ScenarioResult> {
   const server: ServerTarget = {
     kind: 'stdio',
     command: process.execPath,
@@ -24,9 +35,20 @@ export async function runTestRunner(settings: Settings, log: (line: string) => v
   const samples: number[] = [];
   try {
     const discovery = await discover(server, 'auto', 10_000);
-    const { suite } = generatedSuite(discovery, { server, serverSpec: {}, revisions: ['auto'], timeoutMs: 10_000, cwd: REPO_ROOT });
-    const pool = suite.tests.filter((test) => test.action.kind === 'tool' && !SLOW_OR_FAILING.test(test.name));
-    const tests: TestCase[] = Array.from({ length: TEST_RUNNER_CASES }, (_, i) => ({ ...pool[i % pool.length]!, name: `${pool[i % pool.length]!.name} #${i}` }));
+    const { suite } = generatedSuite(discovery, {
+      server,
+      serverSpec: {},
+      revisions: ['auto'],
+      timeoutMs: 10_000,
+      cwd: REPO_ROOT,
+    });
+    const pool = suite.tests.filter(
+      (test) => test.action.kind === 'tool' && !SLOW_OR_FAILING.test(test.name),
+    );
+    const tests: TestCase[] = Array.from({ length: TEST_RUNNER_CASES }, (_, i) => ({
+      ...pool[i % pool.length]!,
+      name: `${pool[i % pool.length]!.name} #${i}`,
+    }));
     log(`  ${pool.length} distinct generated cases, repeated to ${TEST_RUNNER_CASES}`);
     for (let run = 0; run < settings.runs; run++) {
       const started = performance.now();
@@ -41,7 +63,15 @@ export async function runTestRunner(settings: Settings, log: (line: string) => v
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     log(`  FAILED — ${message}`);
-    return { id: 'test-runner', title, unit: 'cases/s', better: 'higher', rows: [errorRow('mcpengine', 'mcpengine test', message)], ratios: {}, notes: [] };
+    return {
+      id: 'test-runner',
+      title,
+      unit: 'cases/s',
+      better: 'higher',
+      rows: [errorRow('mcpengine', 'mcpengine test', message)],
+      ratios: {},
+      notes: [],
+    };
   }
   return {
     id: 'test-runner',

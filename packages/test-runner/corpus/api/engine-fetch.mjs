@@ -9,7 +9,9 @@ server.addTool({
   inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
   handler: async ({ city }) => {
     const url = `${process.env.API_BASE}/weather?city=${encodeURIComponent(city)}&appid=${process.env.API_KEY}`;
-    const response = await fetch(url, { headers: { authorization: `Bearer ${process.env.API_KEY}` } });
+    const response = await globalThis.fetch(url, {
+      headers: { authorization: `Bearer ${process.env.API_KEY}` },
+    });
     const body = await response.json();
     return `${body.city}: ${body.sky}`;
   },

@@ -4,7 +4,8 @@ main({
   callTool(name) {
     if (name !== 'echo') return undefined;
     const flood = () => {
-      while (process.stdout.write('debug: still working on it, lots of output here\n')) {}
+      let more = true;
+      while (more) more = process.stdout.write('debug: still working on it, lots of output here\n');
       process.stdout.once('drain', flood);
     };
     flood();

@@ -85,7 +85,9 @@ describe.each(['engine-fetch', 'sdk-http'])('cassettes: %s', (server) => {
     const [test] = result.tests;
     expect(test!.status).toBe('failed');
     expect(test!.failures.join('\n')).toMatch(
-      new RegExp(`the cassette has no response for (GET|POST) ${base.replace(/[.]/g, '\\.')}/weather\\?city=Paris.* \\(${file.replace(/[.]/g, '\\.')}\\)`),
+      new RegExp(
+        `the cassette has no response for (GET|POST) ${base.replace(/[.]/g, '\\.')}/weather\\?city=Paris.* \\(${file.replace(/[.]/g, '\\.')}\\)`,
+      ),
     );
     expect(seen.length).toBe(before);
   });

@@ -37,7 +37,8 @@ export interface CassetteFile {
 }
 
 /** One line of the journal the hook appends to while the server runs. */
-export type JournalEntry = { readonly recorded: Interaction } | { readonly miss: RecordedRequest; readonly at: number };
+export type JournalEntry =
+  { readonly recorded: Interaction } | { readonly miss: RecordedRequest; readonly at: number };
 
 export const ENV = {
   file: 'MCPENGINE_CASSETTE',
@@ -46,7 +47,8 @@ export const ENV = {
   secrets: 'MCPENGINE_CASSETTE_SECRETS',
 } as const;
 
-const SECRET_NAME = /authorization|cookie|token|secret|passw(or)?d|api[-_]?key|apikey|session|signature|credential|x-api/i;
+const SECRET_NAME =
+  /authorization|cookie|token|secret|passw(or)?d|api[-_]?key|apikey|session|signature|credential|x-api/i;
 export const REDACTED = '[redacted]';
 
 /** Replaces every secret value by `{{NAME}}` (longest first, so a secret inside another is not half-replaced). */
@@ -63,7 +65,10 @@ export function replaceSecrets(text: string, secrets: Readonly<Record<string, st
   return out;
 }
 
-export function redactHeaders(headers: Record<string, string>, secrets: Readonly<Record<string, string>>): Record<string, string> {
+export function redactHeaders(
+  headers: Record<string, string>,
+  secrets: Readonly<Record<string, string>>,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
@@ -79,7 +84,8 @@ export function redactUrl(url: string, secrets: Readonly<Record<string, string>>
   } catch {
     return replaceSecrets(url, secrets);
   }
-  for (const key of [...parsed.searchParams.keys()]) if (SECRET_NAME.test(key)) parsed.searchParams.set(key, REDACTED);
+  for (const key of [...parsed.searchParams.keys()])
+    if (SECRET_NAME.test(key)) parsed.searchParams.set(key, REDACTED);
   if (parsed.password !== '') parsed.password = 'redacted';
   return replaceSecrets(parsed.toString(), secrets);
 }
@@ -88,13 +94,20 @@ function redactJson(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactJson);
   if (typeof value === 'object' && value !== null)
     return Object.fromEntries(
-      Object.entries(value).map(([key, member]) => [key, SECRET_NAME.test(key) && typeof member !== 'object' ? REDACTED : redactJson(member)]),
+      Object.entries(value).map(([key, member]) => [
+        key,
+        SECRET_NAME.test(key) && typeof member !== 'object' ? REDACTED : redactJson(member),
+      ]),
     );
   return value;
 }
 
 /** JSON bodies lose secret-named members; form bodies secret-named fields; every body loses secret values. */
-export function redactBody(body: string, contentType: string | undefined, secrets: Readonly<Record<string, string>>): string {
+export function redactBody(
+  body: string,
+  contentType: string | undefined,
+  secrets: Readonly<Record<string, string>>,
+): string {
   let out = body;
   const type = contentType ?? '';
   if (/json/i.test(type) || /^\s*[{[]/.test(body)) {
@@ -111,27 +124,41 @@ export function redactBody(body: string, contentType: string | undefined, secret
   return replaceSecrets(out, secrets);
 }
 
-export function redactRequest(request: RecordedRequest, secrets: Readonly<Record<string, string>>): RecordedRequest {
+export function redactRequest(
+  request: RecordedRequest,
+  secrets: Readonly<Record<string, string>>,
+): RecordedRequest {
   const headers = redactHeaders(request.headers, secrets);
   return {
     method: request.method.toUpperCase(),
     url: redactUrl(request.url, secrets),
     headers,
-    ...(request.body === undefined || request.body === '' ? {} : { body: redactBody(request.body, headers['content-type'], secrets) }),
+    ...(request.body === undefined || request.body === ''
+      ? {}
+      : { body: redactBody(request.body, headers['content-type'], secrets) }),
   };
 }
 
-export function redactResponse(response: RecordedResponse, secrets: Readonly<Record<string, string>>): RecordedResponse {
+export function redactResponse(
+  response: RecordedResponse,
+  secrets: Readonly<Record<string, string>>,
+): RecordedResponse {
   const headers = redactHeaders(response.headers, secrets);
   return {
     ...response,
     headers,
-    body: response.encoding === 'utf8' ? redactBody(response.body, headers['content-type'], secrets) : response.body,
+    body:
+      response.encoding === 'utf8'
+        ? redactBody(response.body, headers['content-type'], secrets)
+        : response.body,
   };
 }
 
 /** Values of the named variables, for redaction. */
-export function secretValues(names: readonly string[], env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+export function secretValues(
+  names: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of names) {
     const value = env[name];

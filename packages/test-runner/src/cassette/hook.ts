@@ -47,7 +47,9 @@ type RequestFn = typeof http.request;
 
 function encodeBody(buffer: Buffer): { body: string; encoding: 'utf8' | 'base64' } {
   const text = buffer.toString('utf8');
-  return Buffer.from(text, 'utf8').equals(buffer) ? { body: text, encoding: 'utf8' } : { body: buffer.toString('base64'), encoding: 'base64' };
+  return Buffer.from(text, 'utf8').equals(buffer)
+    ? { body: text, encoding: 'utf8' }
+    : { body: buffer.toString('base64'), encoding: 'base64' };
 }
 
 function decodeBody(response: RecordedResponse): Buffer {
@@ -64,7 +66,10 @@ export function installCassetteHook(options: CassetteHookOptions): () => void {
   const originalFetch = globalThis.fetch;
   const originals = { http: http.request, httpGet: http.get, https: https.request, httpsGet: https.get };
 
-  globalThis.fetch = async function cassetteFetch(input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> {
+  globalThis.fetch = async function cassetteFetch(
+    input: Parameters<typeof fetch>[0],
+    init?: RequestInit,
+  ): Promise<Response> {
     const request = new Request(input, init);
     const body = request.body === null ? undefined : await request.clone().text();
     const live: RecordedRequest = {
@@ -138,17 +143,25 @@ interface Target {
   options: HttpModule.RequestOptions;
 }
 
-function targetOf(args: unknown[], protocol: 'http:' | 'https:'): { target: Target; callback?: (res: HttpModule.IncomingMessage) => void } {
-  const callback = args.find((arg): arg is (res: HttpModule.IncomingMessage) => void => typeof arg === 'function');
+function targetOf(
+  args: unknown[],
+  protocol: 'http:' | 'https:',
+): { target: Target; callback?: (res: HttpModule.IncomingMessage) => void } {
+  const callback = args.find(
+    (arg): arg is (res: HttpModule.IncomingMessage) => void => typeof arg === 'function',
+  );
   const first = args[0];
   const base = typeof first === 'string' || first instanceof URL ? new URL(String(first)) : undefined;
-  const options = ((base === undefined ? first : args[1]) ?? {}) as HttpModule.RequestOptions & { href?: string };
+  const options = ((base === undefined ? first : args[1]) ?? {}) as HttpModule.RequestOptions & {
+    href?: string;
+  };
   const url = base ?? new URL(`${options.protocol ?? protocol}//localhost`);
   if (options.protocol) url.protocol = options.protocol;
   const host = options.hostname ?? options.host;
   if (host) {
     url.hostname = String(host).replace(/:\d+$/, '');
-    if (/:\d+$/.test(String(host)) && options.hostname === undefined) url.port = String(host).split(':').pop()!;
+    if (/:\d+$/.test(String(host)) && options.hostname === undefined)
+      url.port = String(host).split(':').pop()!;
   }
   if (options.port !== undefined && options.port !== null) url.port = String(options.port);
   if (options.path) {
@@ -163,7 +176,8 @@ function targetOf(args: unknown[], protocol: 'http:' | 'https:'): { target: Targ
   }
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(options.headers ?? {}))
-    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+    if (value !== undefined)
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
   return {
     target: { url, method: (options.method ?? 'GET').toUpperCase(), headers, options },
     ...(callback === undefined ? {} : { callback }),
@@ -183,7 +197,13 @@ class CassetteClientRequest extends Writable {
   readonly host: string;
   readonly protocol: string;
 
-  constructor(args: unknown[], protocol: 'http:' | 'https:', original: RequestFn, player: Player, options: CassetteHookOptions) {
+  constructor(
+    args: unknown[],
+    protocol: 'http:' | 'https:',
+    original: RequestFn,
+    player: Player,
+    options: CassetteHookOptions,
+  ) {
     super();
     const { target, callback } = targetOf(args, protocol);
     this.#target = target;
@@ -225,7 +245,11 @@ class CassetteClientRequest extends Writable {
     this.destroy();
   }
 
-  override _write(chunk: Buffer | string, encoding: BufferEncoding, done: (error?: Error | null) => void): void {
+  override _write(
+    chunk: Buffer | string,
+    encoding: BufferEncoding,
+    done: (error?: Error | null) => void,
+  ): void {
     this.#chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk);
     done();
   }
@@ -276,7 +300,9 @@ class CassetteClientRequest extends Writable {
             headers,
             ...encodeBody(buffer),
           };
-          this.#options.journal({ recorded: { request: redacted, response: redactResponse(recorded, this.#options.secrets) } });
+          this.#options.journal({
+            recorded: { request: redacted, response: redactResponse(recorded, this.#options.secrets) },
+          });
           this.#respond(recorded, buffer);
         });
       },

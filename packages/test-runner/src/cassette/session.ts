@@ -8,7 +8,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { CassetteConfig } from '../model.js';
-import { CASSETTE_VERSION, describeRequest, ENV, type CassetteFile, type Interaction, type JournalEntry } from './format.js';
+import {
+  CASSETTE_VERSION,
+  describeRequest,
+  ENV,
+  type CassetteFile,
+  type Interaction,
+  type JournalEntry,
+} from './format.js';
 
 /** The built hook (spawned servers cannot load TypeScript, so sources point at dist). */
 export function hookPath(): string {
@@ -40,7 +47,11 @@ export class CassetteSession {
     // {{NAME}} the recording holds.
     const standIns =
       this.mode === 'replay'
-        ? Object.fromEntries(this.config.secrets.filter((name) => !base[name]).map((name) => [name, `mcpengine-replay-${name}`]))
+        ? Object.fromEntries(
+            this.config.secrets
+              .filter((name) => !base[name])
+              .map((name) => [name, `mcpengine-replay-${name}`]),
+          )
         : {};
     return {
       ...standIns,
@@ -54,7 +65,7 @@ export class CassetteSession {
 
   /** What the hook wrote since the last call; recorded interactions are kept for `finish`. */
   take(): { misses: string[] } {
-    let text = '';
+    let text: string;
     try {
       text = readFileSync(this.#journal, 'utf8');
     } catch {
@@ -67,7 +78,8 @@ export class CassetteSession {
     for (const line of complete) {
       if (line.trim() === '') continue;
       const entry = JSON.parse(line) as JournalEntry;
-      if ('miss' in entry) misses.push(`the cassette has no response for ${describeRequest(entry.miss)} (${this.config.path})`);
+      if ('miss' in entry)
+        misses.push(`the cassette has no response for ${describeRequest(entry.miss)} (${this.config.path})`);
       else this.#recorded.push(entry.recorded);
     }
     return { misses };

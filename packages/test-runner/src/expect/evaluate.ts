@@ -43,13 +43,20 @@ export function commonProblems(observation: Observation): string[] {
         : `no answer: ${observation.failure.message}`,
     );
   }
-  for (const violation of observation.violations.slice(0, 10)) out.push(`schema violation: ${formatViolation(violation)}`);
-  if (observation.violations.length > 10) out.push(`… and ${observation.violations.length - 10} more schema violations`);
+  for (const violation of observation.violations.slice(0, 10))
+    out.push(`schema violation: ${formatViolation(violation)}`);
+  if (observation.violations.length > 10)
+    out.push(`… and ${observation.violations.length - 10} more schema violations`);
   out.push(...observation.unanswered);
   return out;
 }
 
-function expectError(observation: Observation, expected: unknown, ctx: MatchContext, failures: string[]): void {
+function expectError(
+  observation: Observation,
+  expected: unknown,
+  ctx: MatchContext,
+  failures: string[],
+): void {
   if (observation.error === undefined) {
     failures.push(`expected a JSON-RPC error, got ${describeAnswer(observation)}`);
     return;
@@ -91,7 +98,8 @@ export function evaluate(test: TestCase, observation: Observation, options: Eval
   const { failures } = verdict;
   const expect = test.expect;
   const ctx: MatchContext = { revision: observation.revision };
-  const isTool = test.action.kind === 'tool' || (test.action.kind === 'subscribe' && test.action.then?.kind === 'tool');
+  const isTool =
+    test.action.kind === 'tool' || (test.action.kind === 'subscribe' && test.action.then?.kind === 'tool');
   const result = plainResult(observation.result);
 
   if (expect.error !== undefined) {
@@ -103,7 +111,8 @@ export function evaluate(test: TestCase, observation: Observation, options: Eval
     return verdict;
   }
   if (expect.shouldExist === false) {
-    if (observation.error === undefined) failures.push(`expected the resource not to exist, got ${describeAnswer(observation)}`);
+    if (observation.error === undefined)
+      failures.push(`expected the resource not to exist, got ${describeAnswer(observation)}`);
     return verdict;
   }
   if (observation.error !== undefined || result === undefined) {
@@ -133,13 +142,21 @@ export function evaluate(test: TestCase, observation: Observation, options: Eval
   check('values', (result['completion'] as JsonObject | undefined)?.['values'], expect.values);
   if (expect.names !== undefined) {
     const list = Object.values(result).find(Array.isArray) as JsonObject[] | undefined;
-    check('names', (list ?? []).map((item) => item['name'] ?? item['uri'] ?? item['uriTemplate']), expect.names);
+    check(
+      'names',
+      (list ?? []).map((item) => item['name'] ?? item['uri'] ?? item['uriTemplate']),
+      expect.names,
+    );
   }
-  check('notifications', observation.notifications.map((n) => ({ method: n.method, params: n.params })), expect.notifications);
+  check(
+    'notifications',
+    observation.notifications.map((n) => ({ method: n.method, params: n.params })),
+    expect.notifications,
+  );
   check('progress', observation.progress, expect.progress);
   check('logs', observation.logs, expect.logs);
   check('asked', observation.asked, expect.asked);
-  if (expect.updated !== undefined && (observation.updates.length > 0) !== expect.updated)
+  if (expect.updated !== undefined && observation.updates.length > 0 !== expect.updated)
     failures.push(
       expect.updated
         ? `no notifications/resources/updated arrived for the subscribed resource`
@@ -150,27 +167,36 @@ export function evaluate(test: TestCase, observation: Observation, options: Eval
     check(`json ${path}`, evaluateJsonPath(root, path), expected);
   }
   if (expect.expression !== undefined) {
-    const scope = { ...result, result, exists: true, count: Array.isArray(result['resources']) ? (result['resources'] as unknown[]).length : undefined };
+    const scope = {
+      ...result,
+      result,
+      exists: true,
+      count: Array.isArray(result['resources']) ? (result['resources'] as unknown[]).length : undefined,
+    };
     let value: unknown;
     try {
       value = evaluateExpectExpression(parseExpectExpression(expect.expression.source), scope);
     } catch (error) {
       failures.push(`expect ${JSON.stringify(expect.expression.source)}: ${(error as Error).message}`);
     }
-    if (!value && failures.length === 0) failures.push(`expect ${JSON.stringify(expect.expression.source)} is false for ${show(result, 300)}`);
+    if (!value && failures.length === 0)
+      failures.push(`expect ${JSON.stringify(expect.expression.source)} is false for ${show(result, 300)}`);
   }
   if (expect.snapshot !== undefined && expect.snapshot !== false && options.snapshots !== undefined) {
     const name = typeof expect.snapshot === 'string' ? expect.snapshot : options.snapshotName;
     let value: unknown = result;
     if (expect.snapshotProperties !== undefined)
-      value = Object.fromEntries(expect.snapshotProperties.map((path) => [path, evaluateJsonPath(result, path)]));
+      value = Object.fromEntries(
+        expect.snapshotProperties.map((path) => [path, evaluateJsonPath(result, path)]),
+      );
     if (expect.snapshotExclude !== undefined) {
       const copy = JSON.parse(JSON.stringify(value)) as JsonObject;
       for (const path of expect.snapshotExclude) delete copy[path];
       value = copy;
     }
     const snap = options.snapshots.check(name, value);
-    if (snap.status === 'mismatch') failures.push(`snapshot ${JSON.stringify(name)} differs (update with -u):\n${snap.diff ?? ''}`);
+    if (snap.status === 'mismatch')
+      failures.push(`snapshot ${JSON.stringify(name)} differs (update with -u):\n${snap.diff ?? ''}`);
     if (snap.status === 'written' || snap.status === 'updated')
       verdict.notes.push(`snapshot ${JSON.stringify(name)} ${snap.status}`);
   }

@@ -13,9 +13,13 @@ export function parseJsonPath(path: string): PathStep[] {
     let m: RegExpExecArray | null;
     if ((m = /^\.([A-Za-z_$][\w$-]*)/.exec(rest))) steps.push(m[1]!);
     else if ((m = /^\[(-?\d+)\]/.exec(rest))) steps.push(Number(m[1]));
-    else if ((m = /^\[\s*"((?:[^"\\]|\\.)*)"\s*\]/.exec(rest))) steps.push(JSON.parse(`"${m[1]!}"`) as string);
+    else if ((m = /^\[\s*"((?:[^"\\]|\\.)*)"\s*\]/.exec(rest)))
+      steps.push(JSON.parse(`"${m[1]!}"`) as string);
     else if ((m = /^\[\s*'([^']*)'\s*\]/.exec(rest))) steps.push(m[1]!);
-    else throw new Error(`not a JSONPath this runner understands: ${JSON.stringify(path)} (at ${JSON.stringify(rest)})`);
+    else
+      throw new Error(
+        `not a JSONPath this runner understands: ${JSON.stringify(path)} (at ${JSON.stringify(rest)})`,
+      );
     rest = rest.slice(m[0].length);
   }
   return steps;

@@ -7,7 +7,9 @@ describe('matchers', () => {
   it('literals: objects by the members they list, arrays element by element', () => {
     expect(match({ a: 1, b: { c: 'x', d: 2 } }, { b: { c: 'x' } })).toEqual([]);
     expect(match([1, 2], [1, 2, 3])).toEqual(['expected 3 element(s), got 2: [1,2]']);
-    expect(match({ a: { b: [1, { c: 2 }] } }, { a: { b: [1, { c: 3 }] } })).toEqual(['a.b[1].c: expected 3, got 2']);
+    expect(match({ a: { b: [1, { c: 2 }] } }, { a: { b: [1, { c: 3 }] } })).toEqual([
+      'a.b[1].c: expected 3, got 2',
+    ]);
     expect(match({}, { a: 1 })).toEqual(['a: missing (expected 1)']);
   });
 
@@ -18,7 +20,9 @@ describe('matchers', () => {
     expect(match(5, { $gt: 5 })).toEqual(['expected a number gt 5, got 5']);
     expect(match(1.5, { $type: 'integer' })).toEqual(['expected type integer, got number 1.5']);
     expect(match({ a: 1 }, { b: { $exists: false } })).toEqual([]);
-    expect(match('x', { $not: { $contains: 'x' } })).toEqual(['expected not to match {"$contains":"x"}, got "x"']);
+    expect(match('x', { $not: { $contains: 'x' } })).toEqual([
+      'expected not to match {"$contains":"x"}, got "x"',
+    ]);
     expect(match(3, { $anyOf: [1, 2] })).toHaveLength(1);
     expect(match({ a: 1, b: 2 }, { $eq: { a: 1 } })).toEqual(['expected exactly {"a":1}, got {"a":1,"b":2}']);
   });
@@ -41,7 +45,13 @@ describe('snapshot redaction and diffs', () => {
         count: 3,
         name: 'plain',
       }),
-    ).toEqual({ id: '[id]', createdAt: '[timestamp]', text: 'order [uuid] placed [timestamp], ships [date]', count: 3, name: 'plain' });
+    ).toEqual({
+      id: '[id]',
+      createdAt: '[timestamp]',
+      text: 'order [uuid] placed [timestamp], ships [date]',
+      count: 3,
+      name: 'plain',
+    });
   });
 
   it('diffs line by line with context', () => {

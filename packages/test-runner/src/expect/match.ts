@@ -53,10 +53,13 @@ export function show(value: unknown, max = 160): string {
 
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
+  if (Array.isArray(a))
+    return Array.isArray(b) && a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
   if (isPlainObject(a) && isPlainObject(b)) {
     const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((key) => key in b && deepEqual(a[key], b[key]));
+    return (
+      keys.length === Object.keys(b).length && keys.every((key) => key in b && deepEqual(a[key], b[key]))
+    );
   }
   return typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b);
 }
@@ -193,7 +196,9 @@ function matchOperators(
         const options = Array.isArray(arg) ? arg : [arg];
         const failures = options.map((option) => match(actual, option, path, ctx));
         if (!failures.some((f) => f.length === 0))
-          out.push(`${at}matched none of ${options.length} alternatives: ${failures.map((f) => f[0]).join(' / ')}`);
+          out.push(
+            `${at}matched none of ${options.length} alternatives: ${failures.map((f) => f[0]).join(' / ')}`,
+          );
         break;
       }
       case '$allOf':
@@ -201,7 +206,8 @@ function matchOperators(
         break;
       case '$byRevision': {
         const chosen = selectByRevision(isPlainObject(arg) ? arg : {}, ctx.revision);
-        if (!chosen.found) out.push(`${at}$byRevision has no entry for revision ${ctx.revision ?? '(unknown)'}`);
+        if (!chosen.found)
+          out.push(`${at}$byRevision has no entry for revision ${ctx.revision ?? '(unknown)'}`);
         else out.push(...match(actual, chosen.value, path, ctx));
         break;
       }
@@ -217,7 +223,9 @@ function contains(actual: unknown, expected: unknown, path: string, ctx: MatchCo
   if (typeof actual === 'string') {
     const needles = Array.isArray(expected) ? expected : [expected];
     const missing = needles.filter((needle) => !actual.includes(String(needle)));
-    return missing.length === 0 ? [] : [`${at}expected text containing ${show(missing[0])}, got ${show(actual)}`];
+    return missing.length === 0
+      ? []
+      : [`${at}expected text containing ${show(missing[0])}, got ${show(actual)}`];
   }
   if (Array.isArray(actual)) {
     const needles = Array.isArray(expected) ? expected : [expected];

@@ -26,11 +26,15 @@ export function outputSchemaProblems(tool: JsonObject | undefined, result: JsonO
   if (typeof schema !== 'object' || schema === null || result['isError'] === true) return [];
   const name = String(tool?.['name']);
   if (!('structuredContent' in result))
-    return [`${name} declares an outputSchema but the result has no structuredContent (the spec: servers MUST provide structured results that conform to it)`];
+    return [
+      `${name} declares an outputSchema but the result has no structuredContent (the spec: servers MUST provide structured results that conform to it)`,
+    ];
   const validator = validatorFor(schema as JsonObject);
   if (validator instanceof Error) return [`${name}'s outputSchema cannot be compiled: ${validator.message}`];
   const verdict = validator.validate(result['structuredContent']);
   if (verdict.valid) return [];
-  const issues = verdict.issues.slice(0, 5).map((issue) => `${issue.instancePath || '(root)'} ${issue.message}`);
+  const issues = verdict.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.instancePath || '(root)'} ${issue.message}`);
   return [`structuredContent does not conform to ${name}'s outputSchema: ${issues.join('; ')}`];
 }

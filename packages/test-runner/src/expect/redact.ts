@@ -8,11 +8,15 @@ const PATTERNS: readonly [RegExp, string][] = [
   [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '[uuid]'],
   [/\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?\b/g, '[timestamp]'],
   [/\b\d{4}-\d{2}-\d{2}\b/g, '[date]'],
-  [/\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT\b/g, '[timestamp]'],
+  [
+    /\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT\b/g,
+    '[timestamp]',
+  ],
   [/\b[0-9a-f]{24,}\b/gi, '[id]'],
 ];
 
-const TIME_KEY = /(^|_)(time|timestamp|date)$|At$|(^|[a-z])(Time|Timestamp|Date)$|^(created|updated|expires|modified)/;
+const TIME_KEY =
+  /(^|_)(time|timestamp|date)$|At$|(^|[a-z])(Time|Timestamp|Date)$|^(created|updated|expires|modified)/;
 const ID_KEY = /(^id$|Id$|_id$|^(session|request|trace|span|etag|cursor|nextCursor|requestState|taskId)$)/i;
 
 export function redactString(text: string): string {
@@ -22,7 +26,9 @@ export function redactString(text: string): string {
 }
 
 function looksRandom(value: string): boolean {
-  return value.length >= 16 && /^[A-Za-z0-9_\-+/=.:]+$/.test(value) && /\d/.test(value) && /[A-Za-z]/.test(value);
+  return (
+    value.length >= 16 && /^[A-Za-z0-9_\-+/=.:]+$/.test(value) && /\d/.test(value) && /[A-Za-z]/.test(value)
+  );
 }
 
 export function redact(value: unknown, key = ''): unknown {

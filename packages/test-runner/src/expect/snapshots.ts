@@ -33,7 +33,9 @@ export class YamlSnapshotStore implements SnapshotStore {
   constructor(file: string, update: boolean) {
     this.#file = file;
     this.#update = update;
-    this.#entries = existsSync(file) ? ((parse(readFileSync(file, 'utf8')) as Record<string, unknown> | null) ?? {}) : {};
+    this.#entries = existsSync(file)
+      ? ((parse(readFileSync(file, 'utf8')) as Record<string, unknown> | null) ?? {})
+      : {};
   }
 
   check(name: string, value: unknown): SnapshotVerdict {
@@ -57,7 +59,10 @@ export class YamlSnapshotStore implements SnapshotStore {
     if (!this.#dirty) return;
     mkdirSync(dirname(this.#file), { recursive: true });
     const sorted = Object.fromEntries(Object.entries(this.#entries).sort(([a], [b]) => a.localeCompare(b)));
-    writeFileSync(this.#file, `# mcpengine test snapshots: values are redacted ([uuid], [timestamp], [id]); update with -u\n${yamlOf(sorted)}`);
+    writeFileSync(
+      this.#file,
+      `# mcpengine test snapshots: values are redacted ([uuid], [timestamp], [id]); update with -u\n${yamlOf(sorted)}`,
+    );
     this.#dirty = false;
   }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseMcpJestConfig } from './load-mcp-jest.js';
 import { evaluateExpectExpression, parseExpectExpression } from './mcp-jest-expect.js';
-import { FileError } from './yaml-source.js';
+import type { FileError } from './yaml-source.js';
 
 const FILE = '/seed/mcp-jest.json';
 
@@ -12,7 +12,11 @@ describe('mcp-jest configs', () => {
       JSON.stringify({
         server: { command: 'node', args: ['./server.js'], env: { KEY: 'v' } },
         tests: {
-          tools: { add: { args: { a: 1 }, expect: 'content[0].text === "8"' }, fail: { args: {}, shouldThrow: true }, skipped_one: {} },
+          tools: {
+            add: { args: { a: 1 }, expect: 'content[0].text === "8"' },
+            fail: { args: {}, shouldThrow: true },
+            skipped_one: {},
+          },
           resources: { 'docs/*': { expect: 'count >= 1' }, 'test://gone': { shouldExist: false } },
           prompts: ['review'],
           timeout: 5000,
@@ -21,9 +25,17 @@ describe('mcp-jest configs', () => {
         },
       }),
     );
-    expect(suite.server).toEqual({ kind: 'stdio', command: 'node', args: ['./server.js'], env: { KEY: 'v' }, cwd: '/seed' });
+    expect(suite.server).toEqual({
+      kind: 'stdio',
+      command: 'node',
+      args: ['./server.js'],
+      env: { KEY: 'v' },
+      cwd: '/seed',
+    });
     expect(suite.timeoutMs).toBe(5000);
-    expect(suite.notices).toEqual(['maxRetries is ignored: mcpengine test does not retry (a flaky server should fail)']);
+    expect(suite.notices).toEqual([
+      'maxRetries is ignored: mcpengine test does not retry (a flaky server should fail)',
+    ]);
     expect(suite.tests.map((t) => [t.name, t.action.kind, t.skip ?? ''])).toEqual([
       ['tool add', 'tool', ''],
       ['tool fail', 'tool', ''],
@@ -39,7 +51,10 @@ describe('mcp-jest configs', () => {
 
   it('reports what is wrong with file:line:column', () => {
     try {
-      parseMcpJestConfig(FILE, '{\n  "server": { "command": "node" },\n  "tests": {\n    "tools": { "a": { "expect": "content[0" } },\n    "tolls": {}\n  }\n}\n');
+      parseMcpJestConfig(
+        FILE,
+        '{\n  "server": { "command": "node" },\n  "tests": {\n    "tools": { "a": { "expect": "content[0" } },\n    "tolls": {}\n  }\n}\n',
+      );
       expect.unreachable();
     } catch (error) {
       expect((error as FileError).problems).toEqual([
@@ -51,8 +66,13 @@ describe('mcp-jest configs', () => {
 });
 
 describe("mcp-jest's expect language", () => {
-  const result = { content: [{ type: 'text', text: '8' }], structuredContent: { items: ['a', 'b'] }, isError: false };
-  const holds = (source: string) => evaluateExpectExpression(parseExpectExpression(source), { ...result, result, exists: true });
+  const result = {
+    content: [{ type: 'text', text: '8' }],
+    structuredContent: { items: ['a', 'b'] },
+    isError: false,
+  };
+  const holds = (source: string) =>
+    evaluateExpectExpression(parseExpectExpression(source), { ...result, result, exists: true });
   it.each([
     ['content[0].text === "8"', true],
     ["content[0].text === '9'", false],

@@ -23,17 +23,28 @@ describe('YAML test files', () => {
       FILE,
       'server:\n  stdio: node ../dist/main.js --flag "a b"\n  cassette: cassettes/api.json\nrevision: [2025-11-25, 2026-07-28]\ntests:\n  - name: add\n    tool: add\n    arguments: { a: 1 }\n    expect: { structuredContent: { sum: 1 } }\n',
     );
-    expect(suite.server).toMatchObject({ kind: 'stdio', command: 'node', args: ['../dist/main.js', '--flag', 'a b'], cwd: '/tests' });
+    expect(suite.server).toMatchObject({
+      kind: 'stdio',
+      command: 'node',
+      args: ['../dist/main.js', '--flag', 'a b'],
+      cwd: '/tests',
+    });
     expect(suite.server.cassette).toEqual({ path: '/tests/cassettes/api.json', mode: 'auto', secrets: [] });
     expect(suite.revisions).toEqual(['2025-11-25', '2026-07-28']);
-    expect(suite.tests[0]).toMatchObject({ name: 'add', action: { kind: 'tool', name: 'add', arguments: { a: 1 } }, location: { line: 6, column: 5 } });
+    expect(suite.tests[0]).toMatchObject({
+      name: 'add',
+      action: { kind: 'tool', name: 'add', arguments: { a: 1 } },
+      location: { line: 6, column: 5 },
+    });
   });
 
   it('reports syntax errors at their line and column', () => {
     expect(problemsOf('server:\n  stdio: node x.js\ntests:\n  - name: [unclosed\n')).toEqual([
       expect.stringMatching(/^\/tests\/sample\.mcp\.yaml:5:1: /),
     ]);
-    expect(problemsOf('server: { stdio: a }\nserver: { stdio: b }\ntests: []\n')[0]).toMatch(/:2:1: Map keys must be unique/);
+    expect(problemsOf('server: { stdio: a }\nserver: { stdio: b }\ntests: []\n')[0]).toMatch(
+      /:2:1: Map keys must be unique/,
+    );
   });
 
   it('reports schema violations at the offending node, in words', () => {
@@ -67,17 +78,23 @@ describe('YAML test files', () => {
   });
 
   it('refuses duplicate test names, naming both places', () => {
-    expect(problemsOf('server: { stdio: a }\ntests:\n  - { name: x, ping: true }\n  - { name: x, ping: true }\n')).toEqual([
+    expect(
+      problemsOf('server: { stdio: a }\ntests:\n  - { name: x, ping: true }\n  - { name: x, ping: true }\n'),
+    ).toEqual([
       '/tests/sample.mcp.yaml:4:13: duplicate test name "x" (first at /tests/sample.mcp.yaml:3:13)',
     ]);
   });
 
   it('a file that is not a mapping says what a test file is', () => {
-    expect(problemsOf('- just\n- a list\n')).toEqual(['/tests/sample.mcp.yaml:1:1: a test file is a mapping with server: and tests:']);
+    expect(problemsOf('- just\n- a list\n')).toEqual([
+      '/tests/sample.mcp.yaml:1:1: a test file is a mapping with server: and tests:',
+    ]);
   });
 
   it('publishes the schema it validates with (schema/test-file.schema.json)', () => {
-    const published = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'schema', 'test-file.schema.json'), 'utf8')) as unknown;
+    const published = JSON.parse(
+      readFileSync(join(import.meta.dirname, '..', '..', 'schema', 'test-file.schema.json'), 'utf8'),
+    ) as unknown;
     expect(published).toEqual(JSON.parse(JSON.stringify(TEST_FILE_SCHEMA)));
   });
 });

@@ -81,7 +81,9 @@ function checkActions(doc: JsonObject, source: YamlSource, problems: string[]): 
     if ('stdio' in s && 'command' in s)
       problems.push(`${source.where(['server'], 'command')}: give stdio: or command:, not both`);
     if ('module' in s && ('stdio' in s || 'command' in s || 'url' in s))
-      problems.push(`${source.where(['server'], 'module')}: an in-memory server (module:) takes no command or url`);
+      problems.push(
+        `${source.where(['server'], 'module')}: an in-memory server (module:) takes no command or url`,
+      );
     if ('args' in s && !('command' in s))
       problems.push(`${source.where(['server'], 'args')}: args: goes with command:`);
   }
@@ -97,7 +99,10 @@ function describeIssues(issues: readonly ValidationIssue[], source: YamlSource):
     let message = issue.message;
     if (issue.keyword === 'oneOf' || issue.keyword === 'anyOf') {
       const branches = issues
-        .filter((other) => other.instancePath === issue.instancePath && other.schemaPath.startsWith(`${issue.schemaPath}/`))
+        .filter(
+          (other) =>
+            other.instancePath === issue.instancePath && other.schemaPath.startsWith(`${issue.schemaPath}/`),
+        )
         .map((other) => other.message);
       if (issue.schemaPath === '#/properties/server/anyOf')
         message = 'the server needs stdio:, command:, url: or module:';
@@ -105,9 +110,12 @@ function describeIssues(issues: readonly ValidationIssue[], source: YamlSource):
     }
     const extra = /additional property "([^"]+)"/.exec(message)?.[1];
     const field = issue.instancePath === '' ? '(top level)' : issue.instancePath.slice(1).replace(/\//g, '.');
-    const where = extra === undefined ? source.where(issue.instancePath) : source.where(issue.instancePath, extra);
+    const where =
+      extra === undefined ? source.where(issue.instancePath) : source.where(issue.instancePath, extra);
     out.push(
-      extra === undefined ? `${where}: ${field}: ${message}` : `${where}: unknown key ${JSON.stringify(extra)} in ${field}`,
+      extra === undefined
+        ? `${where}: ${field}: ${message}`
+        : `${where}: unknown key ${JSON.stringify(extra)} in ${field}`,
     );
   }
   return out;
@@ -154,7 +162,9 @@ function checkMatchers(doc: JsonObject, source: YamlSource, problems: string[]):
         try {
           parseJsonPath(key);
         } catch (error) {
-          problems.push(`${source.where(['tests', index, 'expect', 'json'], key)}: ${(error as Error).message}`);
+          problems.push(
+            `${source.where(['tests', index, 'expect', 'json'], key)}: ${(error as Error).message}`,
+          );
         }
       }
   });
@@ -240,7 +250,9 @@ export function actionOf(raw: JsonObject): Action {
     return {
       kind: 'prompt',
       name: raw['prompt'],
-      arguments: Object.fromEntries(Object.entries(args).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])),
+      arguments: Object.fromEntries(
+        Object.entries(args).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+      ),
     };
   if (raw['complete'] !== undefined) {
     const c = raw['complete'] as JsonObject;
@@ -257,7 +269,11 @@ export function actionOf(raw: JsonObject): Action {
   if (typeof raw['list'] === 'string') return { kind: 'list', list: raw['list'] as never };
   if (typeof raw['subscribe'] === 'string') {
     const then = raw['then'] as JsonObject | undefined;
-    return { kind: 'subscribe', uri: raw['subscribe'], ...(then === undefined ? {} : { then: actionOf(then) }) };
+    return {
+      kind: 'subscribe',
+      uri: raw['subscribe'],
+      ...(then === undefined ? {} : { then: actionOf(then) }),
+    };
   }
   return { kind: 'ping' };
 }

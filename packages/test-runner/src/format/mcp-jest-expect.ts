@@ -143,8 +143,10 @@ export function evaluateExpectExpression(node: ExprNode, scope: Record<string, u
     case 'not':
       return !evaluateExpectExpression(node.operand, scope);
     case 'bin': {
-      if (node.op === '&&') return evaluateExpectExpression(node.left, scope) && evaluateExpectExpression(node.right, scope);
-      if (node.op === '||') return evaluateExpectExpression(node.left, scope) || evaluateExpectExpression(node.right, scope);
+      if (node.op === '&&')
+        return evaluateExpectExpression(node.left, scope) && evaluateExpectExpression(node.right, scope);
+      if (node.op === '||')
+        return evaluateExpectExpression(node.left, scope) || evaluateExpectExpression(node.right, scope);
       const a = evaluateExpectExpression(node.left, scope) as number;
       const b = evaluateExpectExpression(node.right, scope) as number;
       switch (node.op) {
@@ -154,9 +156,15 @@ export function evaluateExpectExpression(node: ExprNode, scope: Record<string, u
           return a !== b;
         case '==':
           // Loose equality as mcp-jest users write it ('8' == 8); without JavaScript's other coercions.
-          return a === b || (a !== null && b !== null && a !== undefined && b !== undefined && String(a) === String(b));
+          return (
+            a === b ||
+            (a !== null && b !== null && a !== undefined && b !== undefined && String(a) === String(b))
+          );
         case '!=':
-          return !(a === b || (a !== null && b !== null && a !== undefined && b !== undefined && String(a) === String(b)));
+          return !(
+            a === b ||
+            (a !== null && b !== null && a !== undefined && b !== undefined && String(a) === String(b))
+          );
         case '>':
           return a > b;
         case '>=':
@@ -172,13 +180,17 @@ export function evaluateExpectExpression(node: ExprNode, scope: Record<string, u
       for (const step of node.steps) {
         if (current === undefined || current === null) return undefined;
         if (typeof step === 'object') {
-          if (!METHODS.includes(step.call) || (typeof current !== 'string' && !Array.isArray(current))) return undefined;
+          if (!METHODS.includes(step.call) || (typeof current !== 'string' && !Array.isArray(current)))
+            return undefined;
           const args = step.args.map((arg) => evaluateExpectExpression(arg, scope));
           if (step.call === 'includes') return (current as string).includes(args[0] as string);
           if (typeof current !== 'string') return undefined;
-          return step.call === 'startsWith' ? current.startsWith(String(args[0])) : current.endsWith(String(args[0]));
+          return step.call === 'startsWith'
+            ? current.startsWith(String(args[0]))
+            : current.endsWith(String(args[0]));
         }
-        if (step === 'length' && (typeof current === 'string' || Array.isArray(current))) current = current.length;
+        if (step === 'length' && (typeof current === 'string' || Array.isArray(current)))
+          current = current.length;
         else if (typeof current === 'object' && Object.hasOwn(current, step))
           current = (current as Record<string | number, unknown>)[step];
         else return undefined;

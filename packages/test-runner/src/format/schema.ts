@@ -7,7 +7,8 @@ const REVISION = { enum: ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'
 const REVISIONS = { oneOf: [REVISION, { type: 'array', items: REVISION, minItems: 1, uniqueItems: true }] };
 const STRING_MAP = { type: 'object', additionalProperties: { type: 'string' } };
 const MATCHER = {
-  description: 'A literal (objects match the members they list, arrays element by element) or an $operator object',
+  description:
+    'A literal (objects match the members they list, arrays element by element) or an $operator object',
 };
 
 const CLIENT = {
@@ -147,7 +148,11 @@ export const TEST_FILE_SCHEMA = {
       type: 'object',
       additionalProperties: false,
       properties: {
-        stdio: { type: 'string', minLength: 1, description: 'A command line, split like a shell (never run by one)' },
+        stdio: {
+          type: 'string',
+          minLength: 1,
+          description: 'A command line, split like a shell (never run by one)',
+        },
         command: { type: 'string', minLength: 1 },
         args: { type: 'array', items: { type: 'string' } },
         env: STRING_MAP,
@@ -174,7 +179,12 @@ export const TEST_FILE_SCHEMA = {
           ],
         },
       },
-      anyOf: [{ required: ['stdio'] }, { required: ['command'] }, { required: ['url'] }, { required: ['module'] }],
+      anyOf: [
+        { required: ['stdio'] },
+        { required: ['command'] },
+        { required: ['url'] },
+        { required: ['module'] },
+      ],
     },
     revision: REVISIONS,
     timeout: { type: 'integer', minimum: 1 },

@@ -68,7 +68,9 @@ export class YamlSource {
       const isLast = key !== undefined && segment === key && segment === segments.concat(key).at(-1);
       let next: unknown;
       if (isMap(node)) {
-        const pair = node.items.find((item) => isPair(item) && isScalar(item.key) && String(item.key.value) === segment);
+        const pair = node.items.find(
+          (item) => isPair(item) && isScalar(item.key) && String(item.key.value) === segment,
+        );
         next = pair === undefined ? undefined : isLast ? pair.key : pair.value;
       } else if (isSeq(node)) next = node.items[Number(segment)];
       if (next === undefined || next === null) break;

@@ -26,22 +26,29 @@ export function casesForTool(tool: JsonObject): { cases: GeneratedCase[]; notes:
   try {
     validator = compileSchema(schema);
   } catch (error) {
-    return { cases: [], notes: [`${name}: its inputSchema cannot be compiled (${(error as Error).message}); no cases`] };
+    return {
+      cases: [],
+      notes: [`${name}: its inputSchema cannot be compiled (${(error as Error).message}); no cases`],
+    };
   }
   const properties = isObject(schema['properties']) ? (schema['properties'] as Record<string, unknown>) : {};
   const required = Array.isArray(schema['required']) ? (schema['required'] as string[]) : [];
   const base = objectValue(schema, schema, false);
   const full = objectValue(schema, schema, true);
   const candidates: GeneratedCase[] = [];
-  const valid = (label: string, args: JsonObject) => candidates.push({ name: `${name}: ${label}`, valid: true, arguments: args });
-  const invalid = (label: string, args: JsonObject) => candidates.push({ name: `${name}: ${label}`, valid: false, arguments: args });
+  const valid = (label: string, args: JsonObject) =>
+    candidates.push({ name: `${name}: ${label}`, valid: true, arguments: args });
+  const invalid = (label: string, args: JsonObject) =>
+    candidates.push({ name: `${name}: ${label}`, valid: false, arguments: args });
   valid('required only', base);
   valid('all fields', full);
   for (const [key, raw] of Object.entries(properties)) {
     const prop = deref(raw, schema);
     const type = typeOf(prop);
     const within = (value: unknown) => ({ ...base, [key]: value });
-    if (Array.isArray(prop['enum'])) for (const value of prop['enum'].slice(0, 20)) valid(`${key} = ${JSON.stringify(value)}`, within(value));
+    if (Array.isArray(prop['enum']))
+      for (const value of prop['enum'].slice(0, 20))
+        valid(`${key} = ${JSON.stringify(value)}`, within(value));
     if (type === 'number' || type === 'integer') {
       if (typeof prop['minimum'] === 'number') {
         valid(`${key} at minimum`, within(prop['minimum']));
@@ -53,7 +60,12 @@ export function casesForTool(tool: JsonObject): { cases: GeneratedCase[]; notes:
       }
       if (type === 'integer') invalid(`${key} not an integer`, within(1.5));
     }
-    if (type === 'string' && prop['enum'] === undefined && prop['format'] === undefined && prop['pattern'] === undefined) {
+    if (
+      type === 'string' &&
+      prop['enum'] === undefined &&
+      prop['format'] === undefined &&
+      prop['pattern'] === undefined
+    ) {
       const max = typeof prop['maxLength'] === 'number' ? prop['maxLength'] : undefined;
       if (typeof prop['minLength'] === 'number' && prop['minLength'] > 0) {
         valid(`${key} at minLength`, within('a'.repeat(prop['minLength'])));
@@ -63,10 +75,14 @@ export function casesForTool(tool: JsonObject): { cases: GeneratedCase[]; notes:
         valid(`${key} at maxLength`, within('a'.repeat(max)));
         invalid(`${key} longer than maxLength`, within('a'.repeat(max + 1)));
       }
-      valid(`${key} unicode`, within(max === undefined ? UNICODE_TEXT : [...UNICODE_TEXT].slice(0, max).join('')));
+      valid(
+        `${key} unicode`,
+        within(max === undefined ? UNICODE_TEXT : [...UNICODE_TEXT].slice(0, max).join('')),
+      );
       if (max === undefined) valid(`${key} long string`, within('x'.repeat(LONG_TEXT_LENGTH)));
     }
-    if (Array.isArray(prop['enum']) && type === 'string') invalid(`${key} not one of the enum values`, within('not-an-enum-value'));
+    if (Array.isArray(prop['enum']) && type === 'string')
+      invalid(`${key} not one of the enum values`, within('not-an-enum-value'));
     const wrong = wrongTypeValue(prop);
     if (wrong !== undefined) invalid(`${key} of the wrong type`, { ...full, [key]: wrong });
     if (required.includes(key)) {
@@ -79,7 +95,8 @@ export function casesForTool(tool: JsonObject): { cases: GeneratedCase[]; notes:
   const kept = candidates.filter((candidate) => {
     const ok = validator.is(candidate.arguments);
     if (ok === candidate.valid) return true;
-    if (candidate.valid) notes.push(`${candidate.name}: no valid input could be derived for this case; skipped`);
+    if (candidate.valid)
+      notes.push(`${candidate.name}: no valid input could be derived for this case; skipped`);
     return false;
   });
   // The same arguments twice test nothing new.
@@ -96,7 +113,11 @@ export function casesForTool(tool: JsonObject): { cases: GeneratedCase[]; notes:
 export function testCaseOf(generated: GeneratedCase): TestCase {
   return {
     name: generated.name,
-    action: { kind: 'tool', name: generated.name.slice(0, generated.name.indexOf(': ')), arguments: generated.arguments },
+    action: {
+      kind: 'tool',
+      name: generated.name.slice(0, generated.name.indexOf(': ')),
+      arguments: generated.arguments,
+    },
     expect: { generated: generated.valid ? 'valid' : 'invalid' },
     // Progress shows a slow tool is alive: a timeout with progress is a warning, not a hang.
     progress: true,

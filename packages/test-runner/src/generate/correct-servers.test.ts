@@ -13,12 +13,25 @@ import { runGenerated } from './generate.js';
 
 const ROOT = resolve(import.meta.dirname, '../../../..');
 const require = createRequire(import.meta.url);
-const packageBin = (name: string) => join(dirname(require.resolve(`${name}/package.json`)), 'dist', 'index.js');
+const packageBin = (name: string) =>
+  join(dirname(require.resolve(`${name}/package.json`)), 'dist', 'index.js');
 
 const SERVERS: [string, ServerTarget, string[]][] = [
   // protocol_error_job is a conformance fixture that answers -32603 on purpose (its description says so).
-  ['our everything server', { kind: 'stdio', command: process.execPath, args: [join(ROOT, 'servers/everything/dist/main.js')] }, ['protocol_error_job']],
-  ['@modelcontextprotocol/server-everything', { kind: 'stdio', command: process.execPath, args: [packageBin('@modelcontextprotocol/server-everything'), 'stdio'] }, []],
+  [
+    'our everything server',
+    { kind: 'stdio', command: process.execPath, args: [join(ROOT, 'servers/everything/dist/main.js')] },
+    ['protocol_error_job'],
+  ],
+  [
+    '@modelcontextprotocol/server-everything',
+    {
+      kind: 'stdio',
+      command: process.execPath,
+      args: [packageBin('@modelcontextprotocol/server-everything'), 'stdio'],
+    },
+    [],
+  ],
   [
     '@modelcontextprotocol/server-memory',
     {
@@ -32,11 +45,24 @@ const SERVERS: [string, ServerTarget, string[]][] = [
 ];
 
 describe('--generate on correct servers', () => {
-  it.each(SERVERS)('%s: no failure', async (_name, server, excludeTools) => {
-    const { result } = await runGenerated({ server, serverSpec: {}, revisions: ['auto'], timeoutMs: 5_000, excludeTools, cwd: tmpdir() });
-    expect(result.connectionError).toBeUndefined();
-    const failed = result.tests.filter((t) => t.status === 'failed').map((t) => `${t.name}: ${t.failures.join('; ')}`);
-    expect(failed).toEqual([]);
-    expect(result.tests.filter((t) => t.status === 'passed').length).toBeGreaterThan(20);
-  }, 180_000);
+  it.each(SERVERS)(
+    '%s: no failure',
+    async (_name, server, excludeTools) => {
+      const { result } = await runGenerated({
+        server,
+        serverSpec: {},
+        revisions: ['auto'],
+        timeoutMs: 5_000,
+        excludeTools,
+        cwd: tmpdir(),
+      });
+      expect(result.connectionError).toBeUndefined();
+      const failed = result.tests
+        .filter((t) => t.status === 'failed')
+        .map((t) => `${t.name}: ${t.failures.join('; ')}`);
+      expect(failed).toEqual([]);
+      expect(result.tests.filter((t) => t.status === 'passed').length).toBeGreaterThan(20);
+    },
+    180_000,
+  );
 });

@@ -17,7 +17,15 @@ export const DEFAULT_GENERATE_TIMEOUT_MS = 10_000;
 
 /** The client of generated runs answers whatever the server asks, so tools that need a client can be called. */
 export const GENERATED_CLIENT = {
-  sampling: [{ reply: { role: 'assistant', content: { type: 'text', text: 'A reply from the mcpengine test client.' }, model: 'mcpengine-test' } }],
+  sampling: [
+    {
+      reply: {
+        role: 'assistant',
+        content: { type: 'text', text: 'A reply from the mcpengine test client.' },
+        model: 'mcpengine-test',
+      },
+    },
+  ],
   elicitation: [{ action: 'accept' as const }],
   roots: [{ uri: 'file:///tmp', name: 'tmp' }],
 };
@@ -40,14 +48,23 @@ export interface Discovery {
   readonly prompts: JsonObject[];
 }
 
-export async function discover(server: ServerTarget, revision: RevisionChoice, timeoutMs: number): Promise<Discovery> {
-  const connection = await openConnection(server, { revision, handlers: new ScriptedHandlers({}, {}), timeoutMs });
+export async function discover(
+  server: ServerTarget,
+  revision: RevisionChoice,
+  timeoutMs: number,
+): Promise<Discovery> {
+  const connection = await openConnection(server, {
+    revision,
+    handlers: new ScriptedHandlers({}, {}),
+    timeoutMs,
+  });
   try {
     const caps = connection.session.serverCapabilities;
     const settings = { timeoutMs };
     return {
       tools: caps['tools'] === undefined ? [] : await connection.session.listAll('tools', settings),
-      resources: caps['resources'] === undefined ? [] : await connection.session.listAll('resources', settings),
+      resources:
+        caps['resources'] === undefined ? [] : await connection.session.listAll('resources', settings),
       prompts: caps['prompts'] === undefined ? [] : await connection.session.listAll('prompts', settings),
     };
   } finally {
@@ -56,7 +73,10 @@ export async function discover(server: ServerTarget, revision: RevisionChoice, t
 }
 
 /** The generated suite for what a server lists. */
-export function generatedSuite(discovery: Discovery, request: GenerateRequest): { suite: TestSuite; notes: string[] } {
+export function generatedSuite(
+  discovery: Discovery,
+  request: GenerateRequest,
+): { suite: TestSuite; notes: string[] } {
   const notes: string[] = [];
   const tests: TestCase[] = [];
   const excluded = new Set(request.excludeTools ?? []);
@@ -70,12 +90,23 @@ export function generatedSuite(discovery: Discovery, request: GenerateRequest): 
     tests.push(...cases.map((c) => ({ ...testCaseOf(c), timeoutMs: request.timeoutMs })));
   }
   for (const resource of discovery.resources)
-    tests.push({ name: `resource ${String(resource['uri'])}`, action: { kind: 'resource', uri: String(resource['uri']) }, expect: { generated: 'valid' }, timeoutMs: request.timeoutMs });
+    tests.push({
+      name: `resource ${String(resource['uri'])}`,
+      action: { kind: 'resource', uri: String(resource['uri']) },
+      expect: { generated: 'valid' },
+      timeoutMs: request.timeoutMs,
+    });
   for (const prompt of discovery.prompts) {
     const args: Record<string, string> = {};
     for (const arg of (prompt['arguments'] as JsonObject[] | undefined) ?? [])
-      if (arg['required'] === true) args[String(arg['name'])] = String(sampleValue({ type: 'string' }, {}, String(arg['name']), false));
-    tests.push({ name: `prompt ${String(prompt['name'])}`, action: { kind: 'prompt', name: String(prompt['name']), arguments: args }, expect: { generated: 'valid' }, timeoutMs: request.timeoutMs });
+      if (arg['required'] === true)
+        args[String(arg['name'])] = String(sampleValue({ type: 'string' }, {}, String(arg['name']), false));
+    tests.push({
+      name: `prompt ${String(prompt['name'])}`,
+      action: { kind: 'prompt', name: String(prompt['name']), arguments: args },
+      expect: { generated: 'valid' },
+      timeoutMs: request.timeoutMs,
+    });
   }
   return {
     suite: {
@@ -102,29 +133,42 @@ export async function runGenerated(
   const discovery = await discover(request.server, request.revisions[0] ?? 'auto', request.timeoutMs);
   const { suite } = generatedSuite(discovery, request);
   const result = await runSuite(suite, { ...options, judge: judgeGenerated });
-  if (request.write !== undefined) writeGeneratedFile(resolve(request.cwd, request.write), suite, result, request.serverSpec);
+  if (request.write !== undefined)
+    writeGeneratedFile(resolve(request.cwd, request.write), suite, result, request.serverSpec);
   return { result, suite };
 }
 
 /** Saves the generated cases as a declarative test file, each with what happened as a comment. */
-export function writeGeneratedFile(path: string, suite: TestSuite, result: SuiteResult, serverSpec: JsonObject): void {
+export function writeGeneratedFile(
+  path: string,
+  suite: TestSuite,
+  result: SuiteResult,
+  serverSpec: JsonObject,
+): void {
   const outcomes = new Map(result.tests.map((t) => [t.name.replace(/ \[[^\]]+\]$/, ''), t]));
   const tests = suite.tests.map((test) => {
     const entry: JsonObject = { name: test.name };
     const action = test.action;
     if (action.kind === 'tool') Object.assign(entry, { tool: action.name, arguments: action.arguments });
     else if (action.kind === 'resource') entry['resource'] = action.uri;
-    else if (action.kind === 'prompt') Object.assign(entry, { prompt: action.name, arguments: action.arguments });
+    else if (action.kind === 'prompt')
+      Object.assign(entry, { prompt: action.name, arguments: action.arguments });
     if (test.expect.generated === 'invalid') entry['expect'] = { rejectsInput: true };
     const outcome = outcomes.get(test.name);
-    if (outcome?.status === 'warned' && test.expect.generated === 'valid' && outcome.warnings.some((w) => w.startsWith('tool error')))
+    if (
+      outcome?.status === 'warned' &&
+      test.expect.generated === 'valid' &&
+      outcome.warnings.some((w) => w.startsWith('tool error'))
+    )
       entry['expect'] = { isError: true };
     return entry;
   });
   const doc = new Document({
     name: `generated tests for ${String(serverSpec['stdio'] ?? serverSpec['url'] ?? 'the server')}`,
     server: serverSpec,
-    ...(suite.revisions.length === 1 && suite.revisions[0] === 'auto' ? {} : { revision: suite.revisions.length === 1 ? suite.revisions[0] : suite.revisions }),
+    ...(suite.revisions.length === 1 && suite.revisions[0] === 'auto'
+      ? {}
+      : { revision: suite.revisions.length === 1 ? suite.revisions[0] : suite.revisions }),
     timeout: suite.timeoutMs,
     tests,
   });
@@ -136,8 +180,14 @@ export function writeGeneratedFile(path: string, suite: TestSuite, result: Suite
     seq.items.forEach((item, index) => {
       const outcome = outcomes.get(suite.tests[index]!.name);
       if (outcome === undefined || typeof item !== 'object' || item === null) return;
-      const lines = [...outcome.failures.map((f) => `FAILED: ${f}`), ...outcome.warnings.map((w) => `warning: ${w}`)];
-      if (lines.length > 0) (item as { commentBefore?: string }).commentBefore = lines.map((l) => ` ${l.split('\n')[0]!.slice(0, 200)}`).join('\n');
+      const lines = [
+        ...outcome.failures.map((f) => `FAILED: ${f}`),
+        ...outcome.warnings.map((w) => `warning: ${w}`),
+      ];
+      if (lines.length > 0)
+        (item as { commentBefore?: string }).commentBefore = lines
+          .map((l) => ` ${l.split('\n')[0]!.slice(0, 200)}`)
+          .join('\n');
     });
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, doc.toString({ lineWidth: 0 }));

@@ -21,7 +21,9 @@ export function judgeGenerated(test: TestCase, observation: Observation): Verdic
     if (observation.failure.kind === 'timeout') {
       const message = `hang: no answer within ${test.timeoutMs ?? 'the time limit'} ms`;
       if (observation.progress.length > 0)
-        warnings.push(`still working after ${test.timeoutMs ?? 'the time limit'} ms (it reported progress); stopped waiting`);
+        warnings.push(
+          `still working after ${test.timeoutMs ?? 'the time limit'} ms (it reported progress); stopped waiting`,
+        );
       else if (kind === 'invalid') warnings.push(`${message} on invalid input`);
       else failures.push(`${message} on valid input`);
     } else failures.push(`no answer: ${observation.failure.message}`);
@@ -30,24 +32,31 @@ export function judgeGenerated(test: TestCase, observation: Observation): Verdic
   const result = observation.result;
   const error = observation.error;
   if (test.action.kind === 'resource') {
-    if (error !== undefined) failures.push(`a listed resource cannot be read: ${describeAnswer(observation)}`);
+    if (error !== undefined)
+      failures.push(`a listed resource cannot be read: ${describeAnswer(observation)}`);
     return verdict;
   }
   if (test.action.kind === 'prompt') {
     // Prompt arguments have no schema: values tried for required ones are guesses, so errors then only warn.
     const guessed = Object.keys(test.action.arguments).length > 0;
     if (error !== undefined) {
-      if (error.code === -32603 && !guessed) failures.push(`internal error getting the prompt: ${describeAnswer(observation)}`);
-      else warnings.push(`the prompt was refused${guessed ? ' with the arguments tried' : ''}: ${describeAnswer(observation)}`);
+      if (error.code === -32603 && !guessed)
+        failures.push(`internal error getting the prompt: ${describeAnswer(observation)}`);
+      else
+        warnings.push(
+          `the prompt was refused${guessed ? ' with the arguments tried' : ''}: ${describeAnswer(observation)}`,
+        );
     } else if (!Array.isArray(result?.['messages']) || result['messages'].length === 0)
       failures.push('the prompt has no messages');
     return verdict;
   }
   if (kind === 'valid') {
     if (error !== undefined) {
-      if (error.code === -32603) failures.push(`internal error on valid input: ${describeAnswer(observation)}`);
+      if (error.code === -32603)
+        failures.push(`internal error on valid input: ${describeAnswer(observation)}`);
       else warnings.push(`valid input refused: ${describeAnswer(observation)}`);
-    } else if (result?.['isError'] === true) warnings.push(`tool error on valid input (it may need real data): ${describeAnswer(observation)}`);
+    } else if (result?.['isError'] === true)
+      warnings.push(`tool error on valid input (it may need real data): ${describeAnswer(observation)}`);
     else if (result !== undefined) failures.push(...outputSchemaProblems(observation.tool, result));
     return verdict;
   }
@@ -58,8 +67,13 @@ export function judgeGenerated(test: TestCase, observation: Observation): Verdic
     return verdict;
   }
   const form = inputRejectionForm(observation.revision);
-  if (form === 'tool-error' && !isToolError) warnings.push(`invalid input refused with ${describeAnswer(observation)}; from 2025-11-25 input validation errors are isError results`);
+  if (form === 'tool-error' && !isToolError)
+    warnings.push(
+      `invalid input refused with ${describeAnswer(observation)}; from 2025-11-25 input validation errors are isError results`,
+    );
   if (form === 'protocol-error' && error?.code !== -32602)
-    warnings.push(`invalid input refused with ${describeAnswer(observation)}; before 2025-11-25 invalid arguments are JSON-RPC error -32602`);
+    warnings.push(
+      `invalid input refused with ${describeAnswer(observation)}; before 2025-11-25 invalid arguments are JSON-RPC error -32602`,
+    );
   return verdict;
 }

@@ -15,8 +15,14 @@ export function deref(schema: unknown, root: Schema, depth = 0): Schema {
   const ref = schema['$ref'];
   if (typeof ref === 'string' && ref.startsWith('#') && depth < 16) {
     let target: unknown = root;
-    for (const part of ref.slice(1).split('/').filter(Boolean)) target = isObject(target) ? target[decodeURIComponent(part.replace(/~1/g, '/').replace(/~0/g, '~'))] : undefined;
-    return { ...deref(target, root, depth + 1), ...Object.fromEntries(Object.entries(schema).filter(([k]) => k !== '$ref')) };
+    for (const part of ref.slice(1).split('/').filter(Boolean))
+      target = isObject(target)
+        ? target[decodeURIComponent(part.replace(/~1/g, '/').replace(/~0/g, '~'))]
+        : undefined;
+    return {
+      ...deref(target, root, depth + 1),
+      ...Object.fromEntries(Object.entries(schema).filter(([k]) => k !== '$ref')),
+    };
   }
   return schema;
 }
@@ -27,7 +33,8 @@ export function typeOf(schema: Schema): string | undefined {
   if (Array.isArray(type)) return type.find((t) => t !== 'null') as string | undefined;
   if (schema['properties'] !== undefined) return 'object';
   if (schema['items'] !== undefined) return 'array';
-  if (Array.isArray(schema['enum']) && schema['enum'].length > 0) return typeof schema['enum'][0] === 'number' ? 'number' : typeof schema['enum'][0];
+  if (Array.isArray(schema['enum']) && schema['enum'].length > 0)
+    return typeof schema['enum'][0] === 'number' ? 'number' : typeof schema['enum'][0];
   return undefined;
 }
 
@@ -51,7 +58,21 @@ const FORMAT_VALUES: Record<string, string> = {
   'json-pointer': '/a',
 };
 
-const PATTERN_CANDIDATES = ['a', 'abc', 'test', 'Test', 'A', 'ABC', 'a1', 'abc123', '1', '123', 'test-1', 'test_1', 'x'];
+const PATTERN_CANDIDATES = [
+  'a',
+  'abc',
+  'test',
+  'Test',
+  'A',
+  'ABC',
+  'a1',
+  'abc123',
+  '1',
+  '123',
+  'test-1',
+  'test_1',
+  'x',
+];
 
 function byName(name: string): string {
   const n = name.toLowerCase();
@@ -84,7 +105,9 @@ export function stringValue(schema: Schema, name: string): string {
     } catch {
       re = undefined;
     }
-    const found = [byName(name), ...PATTERN_CANDIDATES].map((c) => fitLength(c, schema)).find((c) => re?.test(c));
+    const found = [byName(name), ...PATTERN_CANDIDATES]
+      .map((c) => fitLength(c, schema))
+      .find((c) => re?.test(c));
     if (found !== undefined) return found;
   }
   return fitLength(byName(name), schema);
@@ -94,7 +117,8 @@ export function stringValue(schema: Schema, name: string): string {
  * Numbers that say how long to wait. A generated test asks for the least of those: a tool told to sleep for its
  * maximum (an hour) is slow, not broken, and the run would only measure the sleep.
  */
-export const DURATION_NAME = /duration|seconds|secs|minutes|hours|millis|(^|_|[a-z])ms$|timeout|delay|wait|sleep|interval|ttl/i;
+export const DURATION_NAME =
+  /duration|seconds|secs|minutes|hours|millis|(^|_|[a-z])ms$|timeout|delay|wait|sleep|interval|ttl/i;
 
 export function isDuration(name: string): boolean {
   return DURATION_NAME.test(name);
@@ -102,13 +126,35 @@ export function isDuration(name: string): boolean {
 
 export function numberValue(schema: Schema, integer: boolean, name = ''): number {
   if (isDuration(name)) {
-    const least = typeof schema['minimum'] === 'number' ? schema['minimum'] : typeof schema['exclusiveMinimum'] === 'number' ? schema['exclusiveMinimum'] + (integer ? 1 : 0.5) : 0;
+    const least =
+      typeof schema['minimum'] === 'number'
+        ? schema['minimum']
+        : typeof schema['exclusiveMinimum'] === 'number'
+          ? schema['exclusiveMinimum'] + (integer ? 1 : 0.5)
+          : 0;
     const max = typeof schema['maximum'] === 'number' ? schema['maximum'] : Infinity;
     if (least <= max) return integer ? Math.ceil(least) : least;
   }
-  const min = typeof schema['minimum'] === 'number' ? schema['minimum'] : typeof schema['exclusiveMinimum'] === 'number' ? schema['exclusiveMinimum'] + (integer ? 1 : 0.5) : undefined;
-  const max = typeof schema['maximum'] === 'number' ? schema['maximum'] : typeof schema['exclusiveMaximum'] === 'number' ? schema['exclusiveMaximum'] - (integer ? 1 : 0.5) : undefined;
-  let value = min !== undefined && max !== undefined ? (min + max) / 2 : min !== undefined ? min + 1 : max !== undefined ? Math.min(max - 1, 1) : 1;
+  const min =
+    typeof schema['minimum'] === 'number'
+      ? schema['minimum']
+      : typeof schema['exclusiveMinimum'] === 'number'
+        ? schema['exclusiveMinimum'] + (integer ? 1 : 0.5)
+        : undefined;
+  const max =
+    typeof schema['maximum'] === 'number'
+      ? schema['maximum']
+      : typeof schema['exclusiveMaximum'] === 'number'
+        ? schema['exclusiveMaximum'] - (integer ? 1 : 0.5)
+        : undefined;
+  let value =
+    min !== undefined && max !== undefined
+      ? (min + max) / 2
+      : min !== undefined
+        ? min + 1
+        : max !== undefined
+          ? Math.min(max - 1, 1)
+          : 1;
   if (max !== undefined && value > max) value = max;
   if (min !== undefined && value < min) value = min;
   if (integer) value = Math.ceil(value);
@@ -128,7 +174,13 @@ export function sampleValue(schema: unknown, root: Schema, name: string, full: b
     const branches = s[key];
     if (Array.isArray(branches) && branches.length > 0) {
       const branch = branches.map((b) => deref(b, root)).find((b) => typeOf(b) !== 'null') ?? branches[0];
-      return sampleValue({ ...Object.fromEntries(Object.entries(s).filter(([k]) => k !== key)), ...deref(branch, root) }, root, name, full, depth + 1);
+      return sampleValue(
+        { ...Object.fromEntries(Object.entries(s).filter(([k]) => k !== key)), ...deref(branch, root) },
+        root,
+        name,
+        full,
+        depth + 1,
+      );
     }
   }
   if (Array.isArray(s['allOf'])) {
@@ -152,8 +204,12 @@ export function sampleValue(schema: unknown, root: Schema, name: string, full: b
     case 'array': {
       const min = typeof s['minItems'] === 'number' ? s['minItems'] : 0;
       const count = Math.max(min, full ? 1 : 0);
-      const items = Array.from({ length: count }, () => sampleValue(s['items'] ?? {}, root, name, full, depth + 1));
-      return s['uniqueItems'] === true ? [...new Map(items.map((item) => [JSON.stringify(item), item])).values()] : items;
+      const items = Array.from({ length: count }, () =>
+        sampleValue(s['items'] ?? {}, root, name, full, depth + 1),
+      );
+      return s['uniqueItems'] === true
+        ? [...new Map(items.map((item) => [JSON.stringify(item), item])).values()]
+        : items;
     }
     case 'object':
       return objectValue(s, root, full, depth + 1);
@@ -167,7 +223,8 @@ export function objectValue(schema: Schema, root: Schema, full: boolean, depth =
   const properties = isObject(s['properties']) ? s['properties'] : {};
   const required = Array.isArray(s['required']) ? (s['required'] as string[]) : [];
   const out: JsonObject = {};
-  for (const [key, sub] of Object.entries(properties)) if (full || required.includes(key)) out[key] = sampleValue(sub, root, key, full, depth);
+  for (const [key, sub] of Object.entries(properties))
+    if (full || required.includes(key)) out[key] = sampleValue(sub, root, key, full, depth);
   for (const key of required) if (!(key in out)) out[key] = 'test';
   return out;
 }

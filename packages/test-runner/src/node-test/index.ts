@@ -24,7 +24,14 @@ import {
 import { McpFixture, type FixtureOptions, type ServerSpec } from '../fixture/mcp-fixture.js';
 import { plainResult } from '../run/observation.js';
 
-export { McpFixture, McpProtocolError, MCP_CONTEXT, type FixtureOptions, type McpResult, type ServerSpec } from '../fixture/mcp-fixture.js';
+export {
+  McpFixture,
+  McpProtocolError,
+  MCP_CONTEXT,
+  type FixtureOptions,
+  type McpResult,
+  type ServerSpec,
+} from '../fixture/mcp-fixture.js';
 
 function assert(check: Check, stackStart: (...args: never[]) => unknown): void {
   if (!check.pass) throw new AssertionError({ message: check.message, stackStartFn: stackStart });
@@ -70,11 +77,17 @@ export function assertMcpSnapshot(name: string, result: unknown, testFile = proc
     store = new YamlSnapshotStore(file, process.env['MCPENGINE_UPDATE_SNAPSHOTS'] === '1');
     stores.set(file, store);
   }
-  const value = typeof result === 'object' && result !== null && !Array.isArray(result) ? plainResult(result as never) : result;
+  const value =
+    typeof result === 'object' && result !== null && !Array.isArray(result)
+      ? plainResult(result as never)
+      : result;
   const verdict = store.check(name, value);
   store.save();
   if (verdict.status === 'mismatch')
-    throw new AssertionError({ message: `snapshot ${JSON.stringify(name)} differs (MCPENGINE_UPDATE_SNAPSHOTS=1 rewrites it):\n${verdict.diff ?? ''}`, stackStartFn: assertMcpSnapshot });
+    throw new AssertionError({
+      message: `snapshot ${JSON.stringify(name)} differs (MCPENGINE_UPDATE_SNAPSHOTS=1 rewrites it):\n${verdict.diff ?? ''}`,
+      stackStartFn: assertMcpSnapshot,
+    });
 }
 
 /** Starts `server` before this file's tests and stops it after; checks the wire after each test. */
@@ -85,7 +98,10 @@ export function useMcpServer(server: ServerSpec, options: FixtureOptions = {}): 
   beforeEach(() => fixture.beginTest());
   afterEach(() => {
     const problems = fixture.endTest();
-    if (problems.length > 0) throw new AssertionError({ message: `the MCP exchange of this test was not valid:\n${problems.join('\n')}` });
+    if (problems.length > 0)
+      throw new AssertionError({
+        message: `the MCP exchange of this test was not valid:\n${problems.join('\n')}`,
+      });
   });
   return fixture;
 }

@@ -8,10 +8,14 @@ const ROOT = join(import.meta.dirname, '..', '..', '..', '..');
 
 describe('node:test API', () => {
   it('passes what holds and fails what does not, with the reason', async () => {
-    const run = promisify(execFile)(process.execPath, ['--test', '--test-reporter=tap', join(import.meta.dirname, 'fixture.mjs')], {
-      env: { ...process.env, EVERYTHING: join(ROOT, 'servers/everything/dist/main.js') },
-      cwd: ROOT,
-    });
+    const run = promisify(execFile)(
+      process.execPath,
+      ['--test', '--test-reporter=tap', join(import.meta.dirname, 'fixture.mjs')],
+      {
+        env: { ...process.env, EVERYTHING: join(ROOT, 'servers/everything/dist/main.js') },
+        cwd: ROOT,
+      },
+    );
     const output = await run.then(
       (r) => r.stdout,
       (error: { stdout: string; code: number }) => {

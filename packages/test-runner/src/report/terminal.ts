@@ -14,7 +14,8 @@ export interface TerminalOptions {
   readonly cwd: string;
 }
 
-const paint = (on: boolean, code: number) => (text: string) => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
+const paint = (on: boolean, code: number) => (text: string) =>
+  on ? `\u001b[${code}m${text}\u001b[0m` : text;
 
 function relative(cwd: string, file: string): string {
   return file.startsWith(`${cwd}/`) ? file.slice(cwd.length + 1) : file;
@@ -68,7 +69,9 @@ export class TerminalReporter {
     const head = `▶ ${this.#filesDone}/${this.#files} files, ${this.#done}/${this.#total} tests  `;
     const width = (process.stdout.columns ?? 100) - 1;
     const line = `${head}${what}`;
-    this.#options.write(`\r\u001b[2K${this.#dim(line.length > width ? `${line.slice(0, width - 1)}…` : line)}`);
+    this.#options.write(
+      `\r\u001b[2K${this.#dim(line.length > width ? `${line.slice(0, width - 1)}…` : line)}`,
+    );
     this.#line = true;
   }
 
@@ -92,17 +95,23 @@ export class TerminalReporter {
   }
 
   test(test: TestResult): string {
-    const where = test.location === undefined ? '' : this.#dim(`  ${relative(this.#options.cwd, formatLocation(test.location))}`);
+    const where =
+      test.location === undefined
+        ? ''
+        : this.#dim(`  ${relative(this.#options.cwd, formatLocation(test.location))}`);
     const out = [`  ${this.#mark(test)} ${test.name}${this.#dim(` (${test.durationMs} ms)`)}${where}`];
     for (const failure of test.failures) out.push(indent(this.#red(failure), '      '));
     for (const warning of test.warnings) out.push(indent(this.#yellow(warning), '      '));
     for (const note of test.notes ?? []) out.push(indent(this.#dim(note), '      '));
     if (test.status === 'failed' && test.evidence !== undefined) {
       const e = test.evidence;
-      if (e.request !== undefined) out.push(this.#dim(`      sent: ${JSON.stringify(e.request).slice(0, 400)}`));
-      if (e.response !== undefined) out.push(this.#dim(`      got:  ${JSON.stringify(e.response).slice(0, 400)}`));
+      if (e.request !== undefined)
+        out.push(this.#dim(`      sent: ${JSON.stringify(e.request).slice(0, 400)}`));
+      if (e.response !== undefined)
+        out.push(this.#dim(`      got:  ${JSON.stringify(e.response).slice(0, 400)}`));
       if (e.exit !== undefined) out.push(this.#dim(`      exit: ${e.exit}`));
-      if (e.stderr !== undefined) out.push(this.#dim(`      stderr:\n${indent(e.stderr.slice(-1500), '        ')}`));
+      if (e.stderr !== undefined)
+        out.push(this.#dim(`      stderr:\n${indent(e.stderr.slice(-1500), '        ')}`));
     }
     return out.join('\n');
   }
@@ -113,10 +122,15 @@ export class TerminalReporter {
     const lines = [head];
     if (result.fileError !== undefined) lines.push(indent(this.#red(result.fileError), '  '));
     for (const notice of result.notices) lines.push(this.#dim(`  note: ${notice}`));
-    const shown = this.#options.verbose ? result.tests : result.tests.filter((t) => t.status === 'failed' || t.status === 'warned' || (t.notes?.length ?? 0) > 0);
+    const shown = this.#options.verbose
+      ? result.tests
+      : result.tests.filter(
+          (t) => t.status === 'failed' || t.status === 'warned' || (t.notes?.length ?? 0) > 0,
+        );
     for (const test of shown) lines.push(this.test(test));
     const hidden = result.tests.length - shown.length;
-    if (hidden > 0 && !this.#options.verbose) lines.push(this.#dim(`  … ${hidden} more passed or skipped (--verbose lists them)`));
+    if (hidden > 0 && !this.#options.verbose)
+      lines.push(this.#dim(`  … ${hidden} more passed or skipped (--verbose lists them)`));
     return `${lines.join('\n')}\n`;
   }
 
@@ -129,7 +143,9 @@ export class TerminalReporter {
       ...(summary.skipped > 0 ? [`${summary.skipped} skipped`] : []),
     ];
     const files = summary.suites.length;
-    const broken = summary.suites.filter((s) => s.connectionError !== undefined || s.fileError !== undefined).length;
+    const broken = summary.suites.filter(
+      (s) => s.connectionError !== undefined || s.fileError !== undefined,
+    ).length;
     const line = parts.join(', ');
     return `\nTests: ${summary.failed > 0 || broken > 0 ? this.#red(line) : this.#green(line)} (${files} file${files === 1 ? '' : 's'}${broken > 0 ? `, ${broken} could not run` : ''}) in ${(summary.durationMs / 1000).toFixed(1)} s\n`;
   }

@@ -22,10 +22,17 @@ function requestOf(action: Action): { method: string; params: JsonObject } {
     case 'complete':
       return {
         method: 'completion/complete',
-        params: { ref: action.ref, argument: action.argument, ...(action.context === undefined ? {} : { context: action.context }) },
+        params: {
+          ref: action.ref,
+          argument: action.argument,
+          ...(action.context === undefined ? {} : { context: action.context }),
+        },
       };
     case 'list':
-      return { method: `${action.list === 'resourceTemplates' ? 'resources/templates' : action.list}/list`, params: {} };
+      return {
+        method: `${action.list === 'resourceTemplates' ? 'resources/templates' : action.list}/list`,
+        params: {},
+      };
     case 'ping':
       return { method: 'ping', params: {} };
     case 'subscribe':
@@ -41,7 +48,14 @@ async function answerOf(promise: Promise<JsonObject>): Promise<Answer> {
   try {
     return { result: await promise };
   } catch (error) {
-    if (error instanceof RemoteError) return { error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) } };
+    if (error instanceof RemoteError)
+      return {
+        error: {
+          code: error.code,
+          message: error.message,
+          ...(error.data === undefined ? {} : { data: error.data }),
+        },
+      };
     if (error instanceof RequestAbortedError)
       return { failure: { kind: error.reason === 'timeout' ? 'timeout' : 'closed', message: error.message } };
     return { failure: { kind: 'local', message: (error as Error).message } };
@@ -62,7 +76,11 @@ async function perform(
       return answerOf(
         session.listAll('resources', settings).then((resources) => {
           const pattern = globToRegExp(action.pattern);
-          return { resources: resources.filter((r) => pattern.test(String(r['uri'])) || pattern.test(String(r['name']))) };
+          return {
+            resources: resources.filter(
+              (r) => pattern.test(String(r['uri'])) || pattern.test(String(r['name'])),
+            ),
+          };
         }),
       );
     case 'ping':
@@ -75,10 +93,14 @@ async function perform(
       let unsubscribe: (() => Promise<void>) | undefined;
       const subscribed = await answerOf(
         session
-          .subscribe(action.uri, (update) => {
-            updates.push(update);
-            notify();
-          }, settings)
+          .subscribe(
+            action.uri,
+            (update) => {
+              updates.push(update);
+              notify();
+            },
+            settings,
+          )
           .then((off) => {
             unsubscribe = off;
             return {};
@@ -88,7 +110,10 @@ async function perform(
       let answer: Answer = { result: {} };
       if (action.then !== undefined) answer = await perform(connection, action.then, settings);
       let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([first, new Promise<void>((r) => (timer = setTimeout(r, Math.min(UPDATE_WAIT_MS, settings.timeoutMs))))]);
+      await Promise.race([
+        first,
+        new Promise<void>((r) => (timer = setTimeout(r, Math.min(UPDATE_WAIT_MS, settings.timeoutMs)))),
+      ]);
       clearTimeout(timer);
       await unsubscribe?.();
       return { ...answer, updates };
@@ -112,7 +137,8 @@ async function bounded(
   let onAbort: (() => void) | undefined;
   const deadline = new Promise<Answer>((resolve) => {
     timer = setTimeout(
-      () => resolve({ failure: { kind: 'timeout', message: `the test did not finish within ${timeoutMs} ms` } }),
+      () =>
+        resolve({ failure: { kind: 'timeout', message: `the test did not finish within ${timeoutMs} ms` } }),
       timeoutMs + DEADLINE_GRACE_MS,
     );
     onAbort = () => resolve({ failure: { kind: 'local', message: 'interrupted' } });
@@ -145,7 +171,12 @@ export async function execute(
   const progress: JsonObject[] = [];
   const settings: RequestSettings = {
     timeoutMs,
-    ...(test.progress === true ? { onProgress: (p: { progress: number; total?: number; message?: string }) => void progress.push({ ...p }) } : {}),
+    ...(test.progress === true
+      ? {
+          onProgress: (p: { progress: number; total?: number; message?: string }) =>
+            void progress.push({ ...p }),
+        }
+      : {}),
     ...(test.logLevel === undefined ? {} : { logLevel: test.logLevel }),
   };
   const run = async (): Promise<Answer & { updates?: JsonObject[] }> => {

@@ -50,7 +50,9 @@ export function plainResult(result: JsonObject | undefined): JsonObject | undefi
 function textsOf(content: unknown): string[] {
   const blocks = Array.isArray(content) ? content : content === undefined ? [] : [content];
   return blocks
-    .filter((b): b is JsonObject => typeof b === 'object' && b !== null && (b as JsonObject)['type'] === 'text')
+    .filter(
+      (b): b is JsonObject => typeof b === 'object' && b !== null && (b as JsonObject)['type'] === 'text',
+    )
     .map((b) => String(b['text']));
 }
 

@@ -10,8 +10,17 @@ import { ENV } from '../cassette/format.js';
 import { CassetteSession } from '../cassette/session.js';
 import { evaluate, type Verdict } from '../expect/evaluate.js';
 import { McpJestSnapshotStore, YamlSnapshotStore, type SnapshotStore } from '../expect/snapshots.js';
-import type { Evidence, JsonObject, RevisionChoice, ServerTarget, SuiteResult, TestCase, TestResult, TestSuite } from '../model.js';
-import { Connection, ConnectionError, openConnection } from '../session/connection.js';
+import type {
+  Evidence,
+  JsonObject,
+  RevisionChoice,
+  ServerTarget,
+  SuiteResult,
+  TestCase,
+  TestResult,
+  TestSuite,
+} from '../model.js';
+import { ConnectionError, openConnection, type Connection } from '../session/connection.js';
 import { declaredScript, ScriptedHandlers } from '../session/scripted-handlers.js';
 import { execute } from './execute.js';
 import type { Observation } from './observation.js';
@@ -51,7 +60,10 @@ function plan(suite: TestSuite): Map<RevisionChoice, TestCase[]> {
 
 function snapshotStore(suite: TestSuite, update: boolean): SnapshotStore {
   return suite.snapshotFormat === 'mcp-jest'
-    ? new McpJestSnapshotStore(dirname(suite.snapshotFile), update, { testType: 'mcp-jest', serverCommand: suite.server.command })
+    ? new McpJestSnapshotStore(dirname(suite.snapshotFile), update, {
+        testType: 'mcp-jest',
+        serverCommand: suite.server.command,
+      })
     : new YamlSnapshotStore(suite.snapshotFile, update);
 }
 
@@ -65,7 +77,8 @@ export async function runSuite(suite: TestSuite, options: SuiteRunOptions = {}):
   const notices = [...suite.notices];
   let connectionError: string | undefined;
   const snapshots = snapshotStore(suite, options.update === true);
-  const cassette = suite.server.cassette === undefined ? undefined : new CassetteSession(suite.server.cassette);
+  const cassette =
+    suite.server.cassette === undefined ? undefined : new CassetteSession(suite.server.cassette);
   let uninstall: (() => void) | undefined;
   let target: ServerTarget = suite.server;
   if (cassette !== undefined) {
@@ -74,11 +87,19 @@ export async function runSuite(suite: TestSuite, options: SuiteRunOptions = {}):
       const env = cassette.environment({});
       uninstall = installCassetteHook({
         mode: cassette.mode,
-        ...(cassette.mode === 'replay' ? { cassette: JSON.parse(readFileSync(cassette.config.path, 'utf8')) as never } : {}),
-        secrets: Object.fromEntries(cassette.config.secrets.flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : []))),
+        ...(cassette.mode === 'replay'
+          ? { cassette: JSON.parse(readFileSync(cassette.config.path, 'utf8')) as never }
+          : {}),
+        secrets: Object.fromEntries(
+          cassette.config.secrets.flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : [])),
+        ),
         journal: (entry) => appendFileSync(env[ENV.journal]!, `${JSON.stringify(entry)}\n`),
       });
-    } else target = { ...target, env: { ...(target.env ?? {}), ...cassette.environment({ ...process.env, ...(target.env ?? {}) }) } };
+    } else
+      target = {
+        ...target,
+        env: { ...(target.env ?? {}), ...cassette.environment({ ...process.env, ...(target.env ?? {}) }) },
+      };
   }
   const handlers = new ScriptedHandlers(suite.client, declaredScript(suite.client, suite.tests));
   const emit = (result: TestResult) => {
@@ -114,7 +135,16 @@ export async function runSuite(suite: TestSuite, options: SuiteRunOptions = {}):
           ...(evidence === undefined ? {} : { evidence: { stderr: evidence } }),
         });
         for (const test of tests)
-          emit({ suite: suite.file, name: `${test.name}${suffix}`, ...(test.location ? { location: test.location } : {}), revision, status: 'skipped', failures: [], warnings: ['not run: the server could not be reached'], durationMs: 0 });
+          emit({
+            suite: suite.file,
+            name: `${test.name}${suffix}`,
+            ...(test.location ? { location: test.location } : {}),
+            revision,
+            status: 'skipped',
+            failures: [],
+            warnings: ['not run: the server could not be reached'],
+            durationMs: 0,
+          });
         continue;
       }
       try {
@@ -122,11 +152,25 @@ export async function runSuite(suite: TestSuite, options: SuiteRunOptions = {}):
           const name = `${test.name}${suffix}`;
           const base = { suite: suite.file, name, ...(test.location ? { location: test.location } : {}) };
           if (options.signal?.aborted) {
-            emit({ ...base, revision, status: 'skipped', failures: [], warnings: ['interrupted'], durationMs: 0 });
+            emit({
+              ...base,
+              revision,
+              status: 'skipped',
+              failures: [],
+              warnings: ['interrupted'],
+              durationMs: 0,
+            });
             continue;
           }
           if (test.skip !== undefined) {
-            emit({ ...base, revision, status: 'skipped', failures: [], warnings: [test.skip], durationMs: 0 });
+            emit({
+              ...base,
+              revision,
+              status: 'skipped',
+              failures: [],
+              warnings: [test.skip],
+              durationMs: 0,
+            });
             continue;
           }
           const testStart = Date.now();
@@ -140,10 +184,22 @@ export async function runSuite(suite: TestSuite, options: SuiteRunOptions = {}):
             }
           }
           if (restartNote !== undefined) {
-            emit({ ...base, revision, status: 'failed', failures: [restartNote], warnings: [], durationMs: Date.now() - testStart });
+            emit({
+              ...base,
+              revision,
+              status: 'failed',
+              failures: [restartNote],
+              warnings: [],
+              durationMs: Date.now() - testStart,
+            });
             continue;
           }
-          const toolName = test.action.kind === 'tool' ? test.action.name : test.action.kind === 'subscribe' && test.action.then?.kind === 'tool' ? test.action.then.name : undefined;
+          const toolName =
+            test.action.kind === 'tool'
+              ? test.action.name
+              : test.action.kind === 'subscribe' && test.action.then?.kind === 'tool'
+                ? test.action.then.name
+                : undefined;
           if (toolName !== undefined && tools === undefined) {
             tools = new Map();
             try {
@@ -161,11 +217,14 @@ export async function runSuite(suite: TestSuite, options: SuiteRunOptions = {}):
             toolName === undefined ? undefined : tools?.get(toolName),
             options.signal,
           );
-          const verdict = options.judge?.(test, observation) ?? evaluate(test, observation, { snapshots, snapshotName: name });
+          const verdict =
+            options.judge?.(test, observation) ??
+            evaluate(test, observation, { snapshots, snapshotName: name });
           const misses = cassette?.take().misses ?? [];
           const failures = [...verdict.failures, ...misses];
           const died = !connection.alive;
-          if (died && observation.failure === undefined) failures.push(`the server died: ${connection.deathNote ?? 'connection closed'}`);
+          if (died && observation.failure === undefined)
+            failures.push(`the server died: ${connection.deathNote ?? 'connection closed'}`);
           else if (died && connection.deathNote !== undefined) failures.push(connection.deathNote);
           const status = failures.length > 0 ? 'failed' : verdict.warnings.length > 0 ? 'warned' : 'passed';
           const stderr = status === 'passed' ? undefined : tail(connection.stderr);
@@ -217,4 +276,3 @@ export async function runSuite(suite: TestSuite, options: SuiteRunOptions = {}):
   options.onEvent?.({ type: 'suite-end', result });
   return result;
 }
-

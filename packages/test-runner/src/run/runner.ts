@@ -46,7 +46,9 @@ export function defaultJobs(): number {
 export function findTestFiles(paths: readonly string[], cwd: string): string[] {
   const out: string[] = [];
   const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+      a.name.localeCompare(b.name),
+    )) {
       if (entry.isDirectory() && !SKIP_DIRS.has(entry.name)) walk(join(dir, entry.name));
       else if (entry.isFile() && /\.mcp\.ya?ml$/.test(entry.name)) out.push(join(dir, entry.name));
     }
@@ -76,7 +78,11 @@ function fileErrorResult(file: string, error: unknown): SuiteResult {
 }
 
 /** Runs `work` over `items` with at most `jobs` at once, results in input order. */
-export async function pool<T, R>(items: readonly T[], jobs: number, work: (item: T) => Promise<R>): Promise<R[]> {
+export async function pool<T, R>(
+  items: readonly T[],
+  jobs: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {
@@ -117,7 +123,11 @@ export async function runFiles(
   return summarize(suites, Date.now() - started);
 }
 
-export function writeReports(summary: RunSummary, request: { json?: string; junit?: string }, io: { cwd: string; stderr: (t: string) => void }): boolean {
+export function writeReports(
+  summary: RunSummary,
+  request: { json?: string; junit?: string },
+  io: { cwd: string; stderr: (t: string) => void },
+): boolean {
   let ok = true;
   const write = (path: string, text: string) => {
     const full = resolve(io.cwd, path);
@@ -135,7 +145,10 @@ export function writeReports(summary: RunSummary, request: { json?: string; juni
 }
 
 /** One complete run as the CLI does it: progress, reports, exit code. */
-export async function runOnce(request: RunRequest, io: RunnerIo): Promise<{ summary: RunSummary; exitCode: number; files: string[] }> {
+export async function runOnce(
+  request: RunRequest,
+  io: RunnerIo,
+): Promise<{ summary: RunSummary; exitCode: number; files: string[] }> {
   const files = findTestFiles(request.files, io.cwd);
   const entries = [
     ...files.map((file) => ({ file, kind: 'yaml' as const })),

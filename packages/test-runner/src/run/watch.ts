@@ -8,7 +8,11 @@ import { runOnce, type RunnerIo, type RunRequest } from './runner.js';
 
 const DEBOUNCE_MS = 300;
 
-export async function watchRuns(request: RunRequest, io: RunnerIo, watchPaths: readonly string[]): Promise<number> {
+export async function watchRuns(
+  request: RunRequest,
+  io: RunnerIo,
+  watchPaths: readonly string[],
+): Promise<number> {
   let last = await runOnce(request, io);
   const targets = [...new Set([...last.files, ...watchPaths.map((p) => resolve(io.cwd, p))])];
   const watchers: FSWatcher[] = [];

@@ -111,7 +111,10 @@ function observe(transport: Transport, inbound: Inbound[]): Transport {
           try {
             const parsed = JSON.parse(text) as JsonObject;
             if (typeof parsed === 'object' && parsed !== null && typeof parsed['method'] === 'string')
-              inbound.push({ method: parsed['method'], params: (parsed['params'] as JsonObject | undefined) ?? {} });
+              inbound.push({
+                method: parsed['method'],
+                params: (parsed['params'] as JsonObject | undefined) ?? {},
+              });
           } catch {
             // Not JSON: the tap reports it.
           }
@@ -140,7 +143,12 @@ export async function openConnection(target: ServerTarget, options: OpenOptions)
   const env = { ...(target.env ?? {}) };
 
   if (target.kind === 'stdio') {
-    process = new ProcessTransport({ command: target.command!, args: target.args ?? [], env, ...(target.cwd ? { cwd: target.cwd } : {}) });
+    process = new ProcessTransport({
+      command: target.command!,
+      args: target.args ?? [],
+      env,
+      ...(target.cwd ? { cwd: target.cwd } : {}),
+    });
     transport = process as unknown as Transport;
   } else if (target.kind === 'http') {
     let url = target.url!;
@@ -151,10 +159,18 @@ export async function openConnection(target: ServerTarget, options: OpenOptions)
       args = args.map((arg) => arg.replaceAll('{port}', port));
     }
     if (target.command !== undefined) {
-      httpServer = await HttpServerProcess.start({ command: target.command, args, env, ...(target.cwd ? { cwd: target.cwd } : {}) });
+      httpServer = await HttpServerProcess.start({
+        command: target.command,
+        args,
+        env,
+        ...(target.cwd ? { cwd: target.cwd } : {}),
+      });
       await httpServer.waitForPort(new URL(url), startup);
     }
-    const http = { fetch: runnerFetch, ...(target.headers === undefined ? {} : { headers: { ...target.headers } }) };
+    const http = {
+      fetch: runnerFetch,
+      ...(target.headers === undefined ? {} : { headers: { ...target.headers } }),
+    };
     transport =
       target.transport === 'sse'
         ? new SseClientTransport(url, http)
@@ -174,9 +190,16 @@ export async function openConnection(target: ServerTarget, options: OpenOptions)
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     session = await Promise.race([
-      McpSession.connect(tapped, { handlers: options.handlers.handlers(), revision: options.revision, timeoutMs: startup }),
+      McpSession.connect(tapped, {
+        handlers: options.handlers.handlers(),
+        revision: options.revision,
+        timeoutMs: startup,
+      }),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer to the handshake within ${startup} ms`)), startup + 1_000);
+        timer = setTimeout(
+          () => reject(new Error(`no answer to the handshake within ${startup} ms`)),
+          startup + 1_000,
+        );
       }),
     ]);
   } catch (error) {
@@ -215,10 +238,13 @@ async function makeMemoryServer(target: ServerTarget): Promise<MemoryServer> {
   if (target.factory !== undefined) made = await target.factory();
   else {
     const module = (await import(pathToFileURL(target.module!).href)) as Record<string, unknown>;
-    const name = target.export ?? ['createServer', 'default', 'server'].find((key) => module[key] !== undefined);
+    const name =
+      target.export ?? ['createServer', 'default', 'server'].find((key) => module[key] !== undefined);
     const exported = name === undefined ? undefined : module[name];
     if (exported === undefined)
-      throw new ConnectionError(`${target.module} exports no ${target.export ?? 'createServer, default or server'}`);
+      throw new ConnectionError(
+        `${target.module} exports no ${target.export ?? 'createServer, default or server'}`,
+      );
     made = typeof exported === 'function' ? await (exported as () => unknown)() : exported;
   }
   const server = made as Partial<MemoryServer> | undefined;
@@ -252,11 +278,17 @@ class HttpServerProcess {
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
     child.once('exit', (code, signal) => {
-      this.#exit = signal === null ? `the server exited with code ${code}` : `the server was killed by ${signal}`;
+      this.#exit =
+        signal === null ? `the server exited with code ${code}` : `the server was killed by ${signal}`;
     });
   }
 
-  static start(launch: { command: string; args: readonly string[]; env: Record<string, string>; cwd?: string }): Promise<HttpServerProcess> {
+  static start(launch: {
+    command: string;
+    args: readonly string[];
+    env: Record<string, string>;
+    cwd?: string;
+  }): Promise<HttpServerProcess> {
     return new Promise((resolveStart, reject) => {
       const child = spawn(launch.command, [...launch.args], {
         cwd: launch.cwd,
@@ -264,7 +296,9 @@ class HttpServerProcess {
         stdio: ['ignore', 'pipe', 'pipe'],
         detached: process.platform !== 'win32',
       });
-      child.once('error', (error) => reject(new ConnectionError(`cannot start ${launch.command}: ${error.message}`)));
+      child.once('error', (error) =>
+        reject(new ConnectionError(`cannot start ${launch.command}: ${error.message}`)),
+      );
       child.once('spawn', () => {
         if (child.pid !== undefined) trackGroup(child.pid);
         resolveStart(new HttpServerProcess(child));
@@ -293,7 +327,8 @@ class HttpServerProcess {
     const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      if (this.#exit !== undefined) throw new ConnectionError(`the HTTP server never listened: ${this.#exit}`, this.#output);
+      if (this.#exit !== undefined)
+        throw new ConnectionError(`the HTTP server never listened: ${this.#exit}`, this.#output);
       const open = await new Promise<boolean>((done) => {
         const socket = createConnection({ host: url.hostname.replace(/^\[|\]$/g, ''), port });
         socket.once('connect', () => {
@@ -305,7 +340,10 @@ class HttpServerProcess {
       if (open) return;
       await new Promise((r) => setTimeout(r, 100));
     }
-    throw new ConnectionError(`the HTTP server did not listen on ${url.host} within ${timeoutMs} ms`, this.#output);
+    throw new ConnectionError(
+      `the HTTP server did not listen on ${url.host} within ${timeoutMs} ms`,
+      this.#output,
+    );
   }
 
   async close(): Promise<void> {

@@ -83,7 +83,11 @@ export class ProcessTransport {
   start(handlers: TransportHandlersLike): Promise<void> {
     this.#handlers = handlers;
     if (this.launch.cwd !== undefined && !existsSync(this.launch.cwd))
-      return Promise.reject(new Error(`cannot start ${this.launch.command}: the working directory ${this.launch.cwd} does not exist`));
+      return Promise.reject(
+        new Error(
+          `cannot start ${this.launch.command}: the working directory ${this.launch.cwd} does not exist`,
+        ),
+      );
     return new Promise((resolveStart, reject) => {
       let child: ChildProcess;
       try {
@@ -111,7 +115,8 @@ export class ProcessTransport {
         {
           line: (text) => this.#line(text),
           invalid: (problem) => {
-            if (problem.kind === 'too-large') this.#stopFlood(`wrote a line longer than ${problem.limit} bytes to stdout`);
+            if (problem.kind === 'too-large')
+              this.#stopFlood(`wrote a line longer than ${problem.limit} bytes to stdout`);
             else this.#handlers?.invalid(problem);
           },
         },
@@ -133,7 +138,8 @@ export class ProcessTransport {
       child.stderr!.on('error', () => {});
       child.stdin!.on('error', () => {});
       child.once('error', (error) => {
-        if (child.pid === undefined) reject(new Error(`cannot start ${this.launch.command}: ${error.message}`));
+        if (child.pid === undefined)
+          reject(new Error(`cannot start ${this.launch.command}: ${error.message}`));
       });
       child.once('spawn', () => {
         if (child.pid !== undefined) trackGroup(child.pid);
@@ -147,7 +153,9 @@ export class ProcessTransport {
     const first = text.trimStart()[0];
     if (first === '{' || first === '[') this.#garbage = 0;
     else if (++this.#garbage > this.#limits.maxGarbageLines) {
-      this.#stopFlood(`wrote ${this.#limits.maxGarbageLines} lines in a row to stdout that are not JSON-RPC messages`);
+      this.#stopFlood(
+        `wrote ${this.#limits.maxGarbageLines} lines in a row to stdout that are not JSON-RPC messages`,
+      );
       return;
     }
     this.#handlers?.message(text);
@@ -167,7 +175,8 @@ export class ProcessTransport {
 
   send(message: string): void {
     const stdin = this.#child?.stdin;
-    if (this.#closed || stdin === null || stdin === undefined || stdin.destroyed) throw new Error('the server is gone');
+    if (this.#closed || stdin === null || stdin === undefined || stdin.destroyed)
+      throw new Error('the server is gone');
     stdin.write(`${message}\n`);
   }
 
@@ -191,10 +200,14 @@ export class ProcessTransport {
     if (child === undefined || child.pid === undefined) return;
     child.stdin?.end();
     const wait = (ms: number) =>
-      Promise.race([this.#exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
+      Promise.race([
+        this.#exited.then(() => true),
+        new Promise<boolean>((r) => setTimeout(() => r(false), ms)),
+      ]);
     if (this.#exit === undefined && !(await wait(graceMs))) {
       try {
-        if (child.pid !== undefined) process.kill(process.platform === 'win32' ? child.pid : -child.pid, 'SIGTERM');
+        if (child.pid !== undefined)
+          process.kill(process.platform === 'win32' ? child.pid : -child.pid, 'SIGTERM');
       } catch {
         // already gone
       }

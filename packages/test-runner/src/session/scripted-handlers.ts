@@ -47,7 +47,11 @@ export class ScriptedHandlers {
         if (rule === undefined) return this.#refuse('elicitation/create', params);
         // Accepting without scripted content fills the form with plausible values of its schema.
         const schema = (params as { requestedSchema?: Record<string, unknown> }).requestedSchema ?? {};
-        return (rule.action === 'accept' ? { action: 'accept', content: rule.content ?? formContent(schema) } : { action: rule.action }) as never;
+        return (
+          rule.action === 'accept'
+            ? { action: 'accept', content: rule.content ?? formContent(schema) }
+            : { action: rule.action }
+        ) as never;
       };
     if (this.#declared.roots !== undefined)
       out.roots = () => {
@@ -59,7 +63,9 @@ export class ScriptedHandlers {
 
   #refuse(method: string, params: unknown): never {
     const text = JSON.stringify(params);
-    this.unanswered.push(`the server sent ${method} and no client rule matched it: ${text.length > 200 ? `${text.slice(0, 200)}…` : text}`);
+    this.unanswered.push(
+      `the server sent ${method} and no client rule matched it: ${text.length > 200 ? `${text.slice(0, 200)}…` : text}`,
+    );
     throw new Error(`mcpengine test: no scripted answer for this ${method}`);
   }
 }
@@ -79,7 +85,10 @@ export function formContent(schema: Record<string, unknown>): Record<string, unk
 }
 
 /** Every handler kind a file declares, in the file or in any test. */
-export function declaredScript(file: ClientScript, tests: readonly { client?: ClientScript }[]): ClientScript {
+export function declaredScript(
+  file: ClientScript,
+  tests: readonly { client?: ClientScript }[],
+): ClientScript {
   const all = [file, ...tests.map((t) => t.client ?? {})];
   const any = (key: keyof ClientScript) => all.some((script) => script[key] !== undefined);
   return {

@@ -32,7 +32,10 @@ export function corpusEntries(): CorpusEntry[] {
         file,
         path: join(CORPUS_DIR, file),
         breaks: (/^\/\/ (Breaks[^\n]*)/m.exec(text)?.[1] ?? '').trim(),
-        caughtBy: ((/^\/\/ caught-by:(.*)$/m.exec(text)?.[1] ?? '').trim().split(/\s+/).filter(Boolean) as Mode[]),
+        caughtBy: (/^\/\/ caught-by:(.*)$/m.exec(text)?.[1] ?? '')
+          .trim()
+          .split(/\s+/)
+          .filter(Boolean) as Mode[],
       };
     });
 }
@@ -87,8 +90,12 @@ export function mcpJestFor(path: string): string {
 }
 
 export async function runMode(mode: Mode, entry: CorpusEntry): Promise<SuiteResult> {
-  if (mode === 'yaml') return runSuite(parseYamlSuite(join(CORPUS_DIR, `${entry.file}.mcp.yaml`), yamlFor(entry.path)));
-  if (mode === 'mcp-jest') return runSuite(parseMcpJestConfig(join(CORPUS_DIR, `${entry.file}.mcp-jest.json`), mcpJestFor(entry.path)));
+  if (mode === 'yaml')
+    return runSuite(parseYamlSuite(join(CORPUS_DIR, `${entry.file}.mcp.yaml`), yamlFor(entry.path)));
+  if (mode === 'mcp-jest')
+    return runSuite(
+      parseMcpJestConfig(join(CORPUS_DIR, `${entry.file}.mcp-jest.json`), mcpJestFor(entry.path)),
+    );
   const { result } = await runGenerated({
     server: { kind: 'stdio', command: process.execPath, args: [entry.path] },
     serverSpec: { stdio: `node ${entry.path}` },

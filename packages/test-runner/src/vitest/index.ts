@@ -23,7 +23,14 @@ import {
 import { McpFixture, type FixtureOptions, type ServerSpec } from '../fixture/mcp-fixture.js';
 import { plainResult } from '../run/observation.js';
 
-export { McpFixture, McpProtocolError, MCP_CONTEXT, type FixtureOptions, type McpResult, type ServerSpec } from '../fixture/mcp-fixture.js';
+export {
+  McpFixture,
+  McpProtocolError,
+  MCP_CONTEXT,
+  type FixtureOptions,
+  type McpResult,
+  type ServerSpec,
+} from '../fixture/mcp-fixture.js';
 
 interface McpMatchers<R = unknown> {
   /** A tool result with `isError: true`, its text containing (string) or matching (RegExp) `message`. */
@@ -41,7 +48,7 @@ interface McpMatchers<R = unknown> {
 }
 
 declare module 'vitest' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-explicit-any -- Vitest's own signature
   interface Matchers<T = any> extends McpMatchers<T> {}
 }
 
@@ -61,12 +68,19 @@ expect.extend({
 });
 
 chai.use((api, utils) => {
-  utils.addMethod(api.Assertion.prototype, 'toMatchMcpSnapshot', function (this: Chai.AssertionStatic, hint?: string) {
-    const received = utils.flag(this, 'object') as unknown;
-    const value = typeof received === 'object' && received !== null && !Array.isArray(received) ? plainResult(received as never) : received;
-    utils.flag(this, 'object', redact(value));
-    return (this as unknown as { toMatchSnapshot(hint?: string): unknown }).toMatchSnapshot(hint);
-  });
+  utils.addMethod(
+    api.Assertion.prototype,
+    'toMatchMcpSnapshot',
+    function (this: Chai.AssertionStatic, hint?: string) {
+      const received = utils.flag(this, 'object') as unknown;
+      const value =
+        typeof received === 'object' && received !== null && !Array.isArray(received)
+          ? plainResult(received as never)
+          : received;
+      utils.flag(this, 'object', redact(value));
+      return (this as unknown as { toMatchSnapshot(hint?: string): unknown }).toMatchSnapshot(hint);
+    },
+  );
 });
 
 /** Starts `server` for this file's tests (beforeAll) and stops it after (afterAll); checks the wire after each test. */
@@ -77,7 +91,8 @@ export function useMcpServer(server: ServerSpec, options: FixtureOptions = {}): 
   beforeEach(() => fixture.beginTest());
   afterEach(() => {
     const problems = fixture.endTest();
-    if (problems.length > 0) throw new Error(`the MCP exchange of this test was not valid:\n${problems.join('\n')}`);
+    if (problems.length > 0)
+      throw new Error(`the MCP exchange of this test was not valid:\n${problems.join('\n')}`);
   });
   return fixture;
 }
