@@ -58,3 +58,24 @@ describe('snapshot redaction and diffs', () => {
     expect(lineDiff('a\nb\nc', 'a\nB\nc')).toBe('  a\n- b\n+ B\n  c');
   });
 });
+
+describe('snapshot stores', () => {
+  it('write on first run, match, fail with a diff, update with -u; in CI a missing snapshot fails', async () => {
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { YamlSnapshotStore } = await import('./snapshots.js');
+    const file = join(mkdtempSync(join(tmpdir(), 'mcpengine-snap-')), 'a.snap.yaml');
+    const first = new YamlSnapshotStore(file, false, false);
+    expect(first.check('x', { id: '123e4567-e89b-42d3-a456-426614174000', n: 1 }).status).toBe('written');
+    first.save();
+    const again = new YamlSnapshotStore(file, false, false);
+    expect(again.check('x', { id: '00000000-0000-4000-8000-000000000000', n: 1 }).status).toBe('matched');
+    const changed = again.check('x', { id: 'x', n: 2 });
+    expect(changed.status).toBe('mismatch');
+    expect(changed.diff).toContain('- n: 1');
+    expect(changed.diff).toContain('+ n: 2');
+    expect(new YamlSnapshotStore(file, true, false).check('x', { n: 2 }).status).toBe('updated');
+    expect(new YamlSnapshotStore(file, false, true).check('new one', { n: 3 }).status).toBe('missing');
+  });
+});

@@ -37,9 +37,12 @@ export function redact(value: unknown, key = ''): unknown {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redact(v, k)]));
   if (typeof value === 'number' && TIME_KEY.test(key) && value > 946_684_800) return '[timestamp]';
   if (typeof value === 'string') {
+    // Patterns first, so the same value always gets the same placeholder whatever member holds it.
+    const redacted = redactString(value);
+    if (redacted !== value) return redacted;
     if (ID_KEY.test(key) && looksRandom(value)) return '[id]';
     if (TIME_KEY.test(key) && !Number.isNaN(Date.parse(value))) return '[timestamp]';
-    return redactString(value);
+    return value;
   }
   return value;
 }

@@ -12,7 +12,8 @@ import { deepEqual } from './match.js';
 import { redact } from './redact.js';
 
 export interface SnapshotVerdict {
-  readonly status: 'matched' | 'written' | 'updated' | 'mismatch';
+  /** `missing`: not stored, and not written because this is CI (CI=true), where a new snapshot proves nothing. */
+  readonly status: 'matched' | 'written' | 'updated' | 'mismatch' | 'missing';
   readonly diff?: string;
 }
 
@@ -22,17 +23,25 @@ export interface SnapshotStore {
   save(): void;
 }
 
+/** CI=true (GitHub Actions, GitLab, CircleCI… set it): missing snapshots fail instead of being written. */
+export function isCi(env: Readonly<Record<string, string | undefined>> = process.env): boolean {
+  const value = env['CI'];
+  return value !== undefined && value !== '' && value !== '0' && value !== 'false';
+}
+
 const yamlOf = (value: unknown) => stringify(value, { lineWidth: 0, aliasDuplicateObjects: false });
 
 export class YamlSnapshotStore implements SnapshotStore {
   readonly #file: string;
   readonly #update: boolean;
+  readonly #ci: boolean;
   readonly #entries: Record<string, unknown>;
   #dirty = false;
 
-  constructor(file: string, update: boolean) {
+  constructor(file: string, update: boolean, ci = isCi()) {
     this.#file = file;
     this.#update = update;
+    this.#ci = ci && !update;
     this.#entries = existsSync(file)
       ? ((parse(readFileSync(file, 'utf8')) as Record<string, unknown> | null) ?? {})
       : {};
@@ -41,6 +50,7 @@ export class YamlSnapshotStore implements SnapshotStore {
   check(name: string, value: unknown): SnapshotVerdict {
     const received = redact(value);
     if (!(name in this.#entries)) {
+      if (this.#ci) return { status: 'missing' };
       this.#entries[name] = received;
       this.#dirty = true;
       return { status: 'written' };
@@ -71,12 +81,14 @@ export class YamlSnapshotStore implements SnapshotStore {
 export class McpJestSnapshotStore implements SnapshotStore {
   readonly #dir: string;
   readonly #update: boolean;
+  readonly #ci: boolean;
   readonly #pending = new Map<string, unknown>();
   readonly #metadata: Record<string, unknown>;
 
-  constructor(dir: string, update: boolean, metadata: Record<string, unknown>) {
+  constructor(dir: string, update: boolean, metadata: Record<string, unknown>, ci = isCi()) {
     this.#dir = dir;
     this.#update = update;
+    this.#ci = ci && !update;
     this.#metadata = metadata;
   }
 
@@ -88,6 +100,7 @@ export class McpJestSnapshotStore implements SnapshotStore {
     const path = this.#path(name);
     const received = redact(value);
     if (!existsSync(path)) {
+      if (this.#ci) return { status: 'missing' };
       this.#pending.set(name, received);
       return { status: 'written' };
     }
