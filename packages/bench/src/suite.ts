@@ -13,6 +13,7 @@ import { runColdStart } from './scenarios/cold-start.js';
 import { REPO_ROOT, resolvePackageDir, runFootprint } from './scenarios/footprint.js';
 import { runIdleSessions, runLeakCheck } from './scenarios/memory.js';
 import { runThroughput } from './scenarios/throughput.js';
+import { runTestRunner } from './scenarios/test-runner.js';
 import type { Settings } from './settings.js';
 import { checkTargets } from './targets.js';
 import { print } from './report/print.js';
@@ -23,6 +24,7 @@ export const SCENARIO_IDS: readonly (readonly [string, string])[] = [
   ['leak', 'Leak check: heap growth over many calls'],
   ['cold-start', 'Cold start: spawn to first tools/list over stdio'],
   ['footprint', 'Install footprint: dependencies, installed size, hello-world bundle'],
+  ['test-runner', 'mcpengine test: 1,000 generated cases against the everything server over stdio'],
 ];
 
 function versionOf(name: string): string {
@@ -143,6 +145,10 @@ export async function runSuite(settings: Settings, argv: readonly string[]): Pro
     if (selected('cold-start')) {
       print('\n▶ Cold start');
       add(await runColdStart(settings, log));
+    }
+    if (selected('test-runner')) {
+      print('\n▶ mcpengine test');
+      add(await runTestRunner(settings, log));
     }
     if (selected('footprint')) {
       print('\n▶ Install footprint');
