@@ -12,6 +12,7 @@ import { THROUGHPUT } from './scenarios/catalog.js';
 import { runColdStart } from './scenarios/cold-start.js';
 import { REPO_ROOT, resolvePackageDir, runFootprint } from './scenarios/footprint.js';
 import { runIdleSessions, runLeakCheck } from './scenarios/memory.js';
+import { OPENAPI_SCENARIOS, runOpenApi } from './scenarios/openapi.js';
 import { runThroughput } from './scenarios/throughput.js';
 import { runTestRunner } from './scenarios/test-runner.js';
 import type { Settings } from './settings.js';
@@ -25,6 +26,7 @@ export const SCENARIO_IDS: readonly (readonly [string, string])[] = [
   ['cold-start', 'Cold start: spawn to first tools/list over stdio'],
   ['footprint', 'Install footprint: dependencies, installed size, hello-world bundle'],
   ['test-runner', 'mcpengine test: 1,000 generated cases against the everything server over stdio'],
+  ...OPENAPI_SCENARIOS,
 ];
 
 function versionOf(name: string): string {
@@ -153,6 +155,11 @@ export async function runSuite(settings: Settings, argv: readonly string[]): Pro
     if (selected('footprint')) {
       print('\n▶ Install footprint');
       for (const scenario of await runFootprint(log)) add(scenario);
+    }
+    for (const [id, title] of OPENAPI_SCENARIOS) {
+      if (!selected(id)) continue;
+      print(`\n▶ ${title}`);
+      add(await runOpenApi(id, settings, log));
     }
   } finally {
     await driver.close();

@@ -25,7 +25,7 @@ const AFTER_INITIALIZE =
   '\n';
 
 /** Milliseconds from spawn to the tools/list response. */
-export async function coldStartOnce(args: string[]): Promise<number> {
+export async function coldStartOnce(args: string[], limitMs = 20_000): Promise<number> {
   const start = performance.now();
   const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
   const stderr = captureStderr(child);
@@ -33,8 +33,8 @@ export async function coldStartOnce(args: string[]): Promise<number> {
   try {
     return await new Promise<number>((resolve, reject) => {
       const timer = setTimeout(
-        () => reject(new Error(`no tools/list response within 20 s: ${stderr()}`)),
-        20_000,
+        () => reject(new Error(`no tools/list response within ${limitMs / 1000} s: ${stderr()}`)),
+        limitMs,
       );
       child.once('exit', (code) => reject(new Error(`server exited (code ${code}): ${stderr()}`)));
       child.stdout.setEncoding('utf8');

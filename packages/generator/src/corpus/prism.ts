@@ -1,0 +1,147 @@
+/**
+ * Prism (`@stoplight/prism-cli`), a real mock server that validates every request against the description it
+ * serves. Prism answers an invalid request with an error status (which the runtime turns into `isError`) and
+ * lists what it found in the `sl-violations` header; the request violations are recorded here. (Violations of
+ * Prism's own generated responses are Prism's business, not the request's, and are left out.)
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+
+export interface PrismMock {
+  readonly url: string;
+  /** Violations Prism reported for requests (`sl-violations` headers), with the request that caused them. */
+  readonly violations: string[];
+  /** A fetch that records violations; give it to the runtime. */
+  readonly fetch: typeof fetch;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address !== null
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/**
+ * Prism 5.14 never finishes starting on descriptions whose schemas form a deep web of references (Stripe's: one
+ * operation reaches 489 component schemas, many in cycles). With `refDepth`, Prism gets a copy in which every
+ * `$ref` is inlined down to that many levels of references and replaced by `{}` (anything is valid) below
+ * them: requests are still validated against everything above that depth, which for the tested operations is
+ * their parameters and the top levels of their bodies. `paths` keeps only the operations under test.
+ */
+function prismCopy(
+  description: string,
+  refDepth: number | undefined,
+  paths: readonly string[] | undefined,
+): string {
+  if (refDepth === undefined || !description.endsWith('.json')) return description;
+  const doc = JSON.parse(readFileSync(description, 'utf8')) as Record<string, unknown>;
+  const resolve = (ref: string): unknown => {
+    let node: unknown = doc;
+    for (const part of ref.slice(2).split('/')) {
+      if (typeof node !== 'object' || node === null) return undefined;
+      node = (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+    }
+    return node;
+  };
+  const inline = (node: unknown, depth: number): unknown => {
+    if (Array.isArray(node)) return node.map((item) => inline(item, depth));
+    if (typeof node !== 'object' || node === null) return node;
+    const ref = (node as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string' && ref.startsWith('#/'))
+      return depth >= refDepth ? {} : inline(resolve(ref), depth + 1);
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, inline(value, depth)]));
+  };
+  const all = doc['paths'] as Record<string, unknown>;
+  const kept =
+    paths === undefined ? all : Object.fromEntries(paths.filter((p) => p in all).map((p) => [p, all[p]]));
+  const copy = { ...doc, paths: inline(kept, 0) };
+  delete (copy as { components?: unknown }).components;
+  const components = doc['components'] as Record<string, unknown> | undefined;
+  if (components?.['securitySchemes'] !== undefined)
+    (copy as Record<string, unknown>)['components'] = { securitySchemes: components['securitySchemes'] };
+  const dir = mkdtempSync(join(tmpdir(), 'prism-'));
+  const path = join(dir, basename(description));
+  writeFileSync(path, JSON.stringify(copy));
+  return path;
+}
+
+export async function startPrism(
+  description: string,
+  options: { refDepth?: number; paths?: readonly string[]; timeoutMs?: number } = {},
+): Promise<PrismMock> {
+  const timeoutMs = options.timeoutMs ?? 300_000;
+  const bin = createRequire(import.meta.url).resolve('@stoplight/prism-cli/dist/index.js');
+  const port = await freePort();
+  const served = prismCopy(description, options.refDepth, options.paths);
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--max-old-space-size=4096', bin, 'mock', served, '--port', String(port), '--host', '127.0.0.1'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`Prism did not start within ${timeoutMs} ms:\n${output.slice(-2000)}`));
+    }, timeoutMs);
+    const watch = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Prism is listening')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', watch);
+    child.stderr!.on('data', watch);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Prism exited (${code}):\n${output.slice(-2000)}`));
+    });
+  });
+  // Keep draining Prism's log so that it never blocks on a full pipe.
+  child.stdout!.resume();
+  child.stderr!.resume();
+  const violations: string[] = [];
+  const recording: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    const header = response.headers.get('sl-violations');
+    if (header !== null && header !== '[]') {
+      let found: { location?: unknown[]; message?: string; severity?: string }[] = [];
+      try {
+        found = JSON.parse(header) as typeof found;
+      } catch {
+        found = [{ location: ['request'], message: header }];
+      }
+      const requestViolations = found.filter((v) => Array.isArray(v.location) && v.location[0] === 'request');
+      if (requestViolations.length > 0)
+        violations.push(
+          `${init?.method ?? 'GET'} ${String(input)}: ${requestViolations.map((v) => `${(v.location ?? []).join('.')}: ${v.message}`).join('; ')}`,
+        );
+    }
+    return response;
+  };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    violations,
+    fetch: recording,
+    async stop() {
+      if (served !== description) rmSync(dirname(served), { recursive: true, force: true });
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

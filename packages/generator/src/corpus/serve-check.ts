@@ -1,0 +1,95 @@
+/**
+ * One description of the corpus: loaded, mapped, served on Streamable HTTP in this process, and validated with
+ * `@mcpengine/validator` (every revision, both eras). Tool calls go to a closed loopback port, so validation
+ * never reaches a real API: they fail fast and come back as `isError` results, which is what they must be.
+ */
+import { serveHttp } from 'mcpengine/http';
+import { runValidation, StreamableHttpTarget } from '@mcpengine/validator';
+import { DescriptionError } from '../errors.js';
+import { loadDescription } from '../load/load.js';
+import { buildApiModel } from '../map/build.js';
+import type { Exposure } from '../runtime/register.js';
+import { createOpenApiServer } from '../serve/server.js';
+import { toolsListCost } from '../tokens.js';
+import { dummyCredentials } from './mock-check.js';
+
+export type Verdict = 'served' | 'refused' | 'invalid' | 'crashed';
+
+export interface ServeOutcome {
+  readonly description: string;
+  readonly verdict: Verdict;
+  /** served: tools and exposure; refused: the one-line reason; invalid/crashed: what failed. */
+  readonly detail: string;
+  readonly operations?: number;
+  readonly listTokens?: number;
+  readonly ms: number;
+}
+
+/** A closed port on loopback: connections are refused at once. */
+const NOWHERE = 'http://127.0.0.1:9';
+
+export async function checkDescription(
+  path: string,
+  label: string,
+  options: { validate: boolean; expose?: Exposure; tokens?: boolean },
+): Promise<ServeOutcome> {
+  const started = Date.now();
+  const done = (verdict: Verdict, detail: string, extra: Partial<ServeOutcome> = {}): ServeOutcome => ({
+    description: label,
+    verdict,
+    detail,
+    ms: Date.now() - started,
+    ...extra,
+  });
+  let served;
+  try {
+    const loaded = await loadDescription(path);
+    const { api } = buildApiModel(loaded);
+    served = createOpenApiServer(api, {
+      baseUrl: NOWHERE,
+      env: dummyCredentials(api),
+      maxRetries: 0,
+      timeoutMs: 5_000,
+      log: () => undefined,
+      ...(options.expose === undefined ? {} : { expose: options.expose }),
+    });
+    if (served.tools.length === 0) return done('refused', 'no operation could be served');
+  } catch (error) {
+    if (error instanceof DescriptionError) return done('refused', error.line(label).slice(label.length + 2));
+    return done(
+      'crashed',
+      `mapping: ${(error as Error).stack?.split('\n').slice(0, 3).join(' ') ?? String(error)}`,
+    );
+  }
+  const extra = {
+    operations: served.tools.length,
+    ...(options.tokens ? { listTokens: (await toolsListCost(served.server)).tokens } : {}),
+  };
+  const summary = `${served.tools.length} operations, ${served.registration.exposure}`;
+  if (!options.validate) return done('served', summary, extra);
+  const serving = await serveHttp(served.server, { port: 0 });
+  try {
+    const report = await runValidation({
+      target: new StreamableHttpTarget({ url: serving.url, headers: {}, timeoutMs: 10_000 }),
+      settings: {
+        requestTimeoutMs: 10_000,
+        probeTimeoutMs: 60_000,
+        callTools: new Set(),
+        callAllTools: false,
+      },
+      totalTimeoutMs: 300_000,
+    });
+    const failed = report.revisions.flatMap((r) =>
+      r.requirements
+        .filter((v) => v.verdict === 'fail')
+        .map((v) => `${r.revision} ${v.requirement.id}: ${v.message}`),
+    );
+    if (report.exitCode !== 0 || failed.length > 0)
+      return done('invalid', failed.slice(0, 3).join(' | ') || report.notes.join(' | '), extra);
+    return done('served', `${summary}, ${report.revisions.length} revisions valid`, extra);
+  } catch (error) {
+    return done('crashed', `validation: ${(error as Error).message}`, extra);
+  } finally {
+    await serving.close();
+  }
+}

@@ -1,0 +1,223 @@
+/**
+ * `generate` end to end: the project is written, compiles on its own (its own tsconfig, the engine as its only
+ * dependency), its server starts on stdio and calls a real local API, its smoke test passes against Prism,
+ * its server.json follows the MCP Registry schema, and regenerating keeps hand edits apart.
+ */
+import { execFileSync } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Client } from 'mcpengine/client';
+import { compileSchema, type JsonSchema } from 'mcpengine/schema';
+import { StdioClientTransport } from 'mcpengine/stdio';
+import { tapTransport, WireTap } from '@mcpengine/oracle';
+import { describe, expect, it } from 'vitest';
+import { NOTES_DESCRIPTION } from './fixture.js';
+import { generateProject, MANIFEST } from './project.js';
+
+const require = createRequire(import.meta.url);
+const root = mkdtempSync(join(tmpdir(), 'generator-project-'));
+const spec = join(root, 'notes.json');
+writeFileSync(spec, JSON.stringify(NOTES_DESCRIPTION, null, 2));
+const out = join(root, 'notes-server');
+
+/** node_modules of a standalone install, linked to this workspace's copies of the same packages. */
+function link(project: string): void {
+  const targets: Record<string, string> = {
+    mcpengine: dirname(require.resolve('mcpengine/package.json')),
+    '@types/node': dirname(require.resolve('@types/node/package.json')),
+    vitest: dirname(require.resolve('vitest/package.json')),
+    '@stoplight/prism-cli': dirname(require.resolve('@stoplight/prism-cli/package.json')),
+  };
+  for (const [name, target] of Object.entries(targets)) {
+    const path = join(project, 'node_modules', name);
+    if (existsSync(path)) continue;
+    mkdirSync(dirname(path), { recursive: true });
+    symlinkSync(target, path, 'dir');
+  }
+}
+
+/**
+ * A subset of the MCP Registry `server.json` schema (2025-12-11: ServerDetail, Package, KeyValueInput), with the
+ * constraints quoted from it, for the fields the generator writes.
+ */
+const SERVER_JSON_RULES: JsonSchema = {
+  type: 'object',
+  required: ['name', 'description', 'version'],
+  properties: {
+    $schema: {
+      type: 'string',
+      const: 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json',
+    },
+    name: { type: 'string', pattern: '^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$', minLength: 3, maxLength: 200 },
+    description: { type: 'string', minLength: 1, maxLength: 100 },
+    title: { type: 'string', minLength: 1, maxLength: 100 },
+    version: { type: 'string', maxLength: 255, not: { pattern: '^[\\^~>=<]|\\.x$|\\*' } },
+    packages: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['registryType', 'identifier', 'version', 'transport'],
+        properties: {
+          registryType: { type: 'string' },
+          identifier: { type: 'string' },
+          version: { type: 'string', minLength: 1, not: { const: 'latest' } },
+          runtimeHint: { type: 'string' },
+          transport: { type: 'object', required: ['type'], properties: { type: { enum: ['stdio'] } } },
+          environmentVariables: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['name'],
+              properties: {
+                name: { type: 'string' },
+                description: { type: 'string' },
+                isRequired: { type: 'boolean' },
+                isSecret: { type: 'boolean' },
+                format: { enum: ['string', 'number', 'boolean', 'filepath'] },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+};
+
+describe('generate', () => {
+  it('writes a project that builds on its own, serves, and passes its own smoke test against Prism', async () => {
+    const result = await generateProject({ spec, out });
+    expect(result.name).toBe('notes-api');
+    expect(result.warnings).toEqual([]);
+    for (const file of [
+      'package.json',
+      'tsconfig.json',
+      'README.md',
+      'server.json',
+      MANIFEST,
+      'src/index.ts',
+      'src/server.ts',
+      'src/tools/notes.ts',
+      'src/tools/meta.ts',
+      'src/custom/customize.ts',
+      'src/runtime/call.ts',
+      'test/smoke.test.ts',
+    ])
+      expect(existsSync(join(out, file)), file).toBe(true);
+    const manifest = JSON.parse(readFileSync(join(out, MANIFEST), 'utf8'));
+    expect(manifest.source.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(manifest.tools).toBe(5);
+    const readme = readFileSync(join(out, 'README.md'), 'utf8');
+    expect(readme).toContain(
+      'npx mcpengine add notes-api --client claude-desktop --env NOTES_APIKEY_API_KEY=…',
+    );
+    const serverJson = JSON.parse(readFileSync(join(out, 'server.json'), 'utf8'));
+    const check = compileSchema(SERVER_JSON_RULES).validate(serverJson);
+    expect(check.valid ? [] : check.issues).toEqual([]);
+    expect(JSON.parse(readFileSync(join(out, 'package.json'), 'utf8')).mcpName).toBe(serverJson.name);
+
+    link(out);
+    execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], {
+      cwd: out,
+      stdio: 'pipe',
+    });
+    expect(existsSync(join(out, 'dist/index.js'))).toBe(true);
+
+    // The built server on stdio, against a real local API.
+    const api = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          data: [{ id: 'n1', text: `key ${req.headers['x-api-key']}` }],
+          next_cursor: null,
+        }),
+      );
+    });
+    api.listen(0, '127.0.0.1');
+    await once(api, 'listening');
+    const tap = new WireTap({ validate: ['server'] });
+    const client = new Client({ name: 'generate-test', version: '1.0.0' });
+    try {
+      await client.connect(
+        tapTransport(
+          new StdioClientTransport({
+            command: process.execPath,
+            args: ['dist/index.js', '--base-url', `http://127.0.0.1:${(api.address() as AddressInfo).port}`],
+            env: { NOTES_APIKEY_API_KEY: 'key-0123456789' },
+            cwd: out,
+          }),
+          tap,
+          'client',
+        ),
+      );
+      const names: string[] = [];
+      for await (const tool of client.tools()) names.push(tool.name);
+      expect(names.sort()).toEqual(['createNote', 'deleteNote', 'getNote', 'health', 'listNotes']);
+      const listed = await client.callTool({ name: 'listNotes', arguments: {} });
+      expect(listed.isError ?? false).toBe(false);
+      expect(JSON.stringify(listed.structuredContent)).toContain('key [redacted]');
+    } finally {
+      await client.close();
+      await new Promise<void>((resolve) => api.close(() => resolve()));
+    }
+    tap.assertClean();
+
+    // The project's own test (Prism mock).
+    const vitest = join(dirname(require.resolve('vitest/package.json')), 'vitest.mjs');
+    const output = execFileSync(process.execPath, [vitest, 'run'], {
+      cwd: out,
+      encoding: 'utf8',
+      env: { ...process.env, CI: '1' },
+    });
+    expect(output).toMatch(/1 passed/);
+  }, 300_000);
+
+  it('refuses to start with a missing credential, naming the variable, and exits 2', () => {
+    let status: number | null = 0;
+    let stderr = '';
+    try {
+      execFileSync(process.execPath, ['dist/index.js'], {
+        cwd: out,
+        env: { PATH: process.env['PATH'] ?? '' },
+        stdio: 'pipe',
+        input: '',
+      });
+    } catch (error) {
+      status = (error as { status: number }).status;
+      stderr = String((error as { stderr: Buffer }).stderr);
+    }
+    expect(status).toBe(2);
+    expect(stderr.trim()).toBe(
+      'missing environment variable: set NOTES_APIKEY_API_KEY (security scheme apiKey of the description)',
+    );
+  });
+
+  it('regenerates after a change of the description, keeping custom files and hand edits apart', async () => {
+    const custom = join(out, 'src/custom/customize.ts');
+    writeFileSync(custom, `${readFileSync(custom, 'utf8')}\n// my customisation\n`);
+    const tools = join(out, 'src/tools/notes.ts');
+    writeFileSync(tools, `${readFileSync(tools, 'utf8')}\n// edited by hand\n`);
+    const changed = structuredClone(NOTES_DESCRIPTION) as { paths: Record<string, unknown> };
+    delete changed.paths['/health'];
+    writeFileSync(spec, JSON.stringify(changed));
+    const result = await generateProject({ spec, out });
+    expect(result.kept).toEqual(['src/tools/notes.ts.edited']);
+    expect(result.removed).toEqual(['src/tools/meta.ts']);
+    expect(readFileSync(custom, 'utf8')).toContain('// my customisation');
+    expect(readFileSync(`${tools}.edited`, 'utf8')).toContain('// edited by hand');
+    expect(readFileSync(tools, 'utf8')).not.toContain('// edited by hand');
+    expect(existsSync(join(out, 'src/tools/meta.ts'))).toBe(false);
+    expect(JSON.parse(readFileSync(join(out, MANIFEST), 'utf8')).tools).toBe(4);
+  });
+
+  it('refuses to write into a directory it did not generate', async () => {
+    const foreign = join(root, 'foreign');
+    mkdirSync(foreign);
+    writeFileSync(join(foreign, 'index.ts'), '// not generated');
+    await expect(generateProject({ spec, out: foreign })).rejects.toThrow(/not empty and was not generated/);
+  });
+});

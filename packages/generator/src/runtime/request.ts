@@ -1,0 +1,233 @@
+/**
+ * Arguments → an HTTP request, following OpenAPI's serialisation rules: path styles (simple, label, matrix),
+ * query styles (form, spaceDelimited, pipeDelimited, deepObject), headers, cookies, and bodies as JSON,
+ * `application/x-www-form-urlencoded` (nested values in bracket notation), multipart (files as base64 or an
+ * http(s) URL) or raw text/binary.
+ */
+import type { AppliedAuth } from './auth.js';
+import type { BodyBinding, OperationTool, ParamBinding } from './model.js';
+
+export interface BuiltRequest {
+  readonly url: URL;
+  readonly method: string;
+  readonly headers: Record<string, string>;
+  readonly body?: string | FormData | Uint8Array;
+}
+
+/** Arguments that cannot be sent (a header with a line break, a path segment `..`): a tool error. */
+export class ArgumentError extends Error {
+  override readonly name = 'ArgumentError';
+}
+
+type Args = Readonly<Record<string, unknown>>;
+
+function scalar(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (value === null) return 'null';
+  return JSON.stringify(value);
+}
+
+function encodePath(value: string, name: string): string {
+  if (value === '.' || value === '..' || value === '')
+    throw new ArgumentError(`path parameter ${name} cannot be ${JSON.stringify(value)}`);
+  return encodeURIComponent(value);
+}
+
+function pathValue(binding: ParamBinding, value: unknown): string {
+  const style = binding.style;
+  const prefix = style === 'label' ? '.' : style === 'matrix' ? `;${binding.name}=` : '';
+  if (binding.json) return prefix + encodePath(JSON.stringify(value), binding.name);
+  if (Array.isArray(value)) {
+    const parts = value.map((v) => encodePath(scalar(v), binding.name));
+    if (style === 'matrix' && binding.explode) return parts.map((p) => `;${binding.name}=${p}`).join('');
+    return prefix + parts.join(style === 'label' && binding.explode ? '.' : ',');
+  }
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value);
+    if (binding.explode) {
+      const sep = style === 'label' ? '.' : style === 'matrix' ? ';' : ',';
+      const body = entries
+        .map(([k, v]) => `${encodeURIComponent(k)}=${encodePath(scalar(v), binding.name)}`)
+        .join(sep);
+      return (style === 'label' ? '.' : style === 'matrix' ? ';' : '') + body;
+    }
+    return (
+      prefix +
+      entries.flatMap(([k, v]) => [encodeURIComponent(k), encodePath(scalar(v), binding.name)]).join(',')
+    );
+  }
+  return prefix + encodePath(scalar(value), binding.name);
+}
+
+function deepPairs(prefix: string, value: unknown, out: [string, string][]): void {
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => deepPairs(`${prefix}[${i}]`, item, out));
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [k, v] of Object.entries(value)) deepPairs(`${prefix}[${k}]`, v, out);
+  } else out.push([prefix, scalar(value)]);
+}
+
+function queryPairs(binding: ParamBinding, value: unknown): [string, string][] {
+  if (binding.json) return [[binding.name, JSON.stringify(value)]];
+  if (Array.isArray(value)) {
+    if (binding.style === 'deepObject') return value.map((v) => [`${binding.name}[]`, scalar(v)]);
+    if (binding.explode && binding.style === 'form') return value.map((v) => [binding.name, scalar(v)]);
+    const sep = binding.style === 'spaceDelimited' ? ' ' : binding.style === 'pipeDelimited' ? '|' : ',';
+    return [[binding.name, value.map(scalar).join(sep)]];
+  }
+  if (typeof value === 'object' && value !== null) {
+    if (binding.style === 'deepObject') {
+      const out: [string, string][] = [];
+      deepPairs(binding.name, value, out);
+      return out;
+    }
+    if (binding.explode) return Object.entries(value).map(([k, v]) => [k, scalar(v)]);
+    return [
+      [
+        binding.name,
+        Object.entries(value)
+          .flatMap(([k, v]) => [k, scalar(v)])
+          .join(','),
+      ],
+    ];
+  }
+  return [[binding.name, scalar(value)]];
+}
+
+function headerValue(binding: ParamBinding, value: unknown): string {
+  let text: string;
+  if (binding.json) text = JSON.stringify(value);
+  else if (Array.isArray(value)) text = value.map(scalar).join(',');
+  else if (typeof value === 'object' && value !== null)
+    text = Object.entries(value)
+      .map(([k, v]) => (binding.explode ? `${k}=${scalar(v)}` : `${k},${scalar(v)}`))
+      .join(',');
+  else text = scalar(value);
+  if (/[\r\n\0]/.test(text))
+    throw new ArgumentError(`header parameter ${binding.name} cannot contain line breaks`);
+  return text;
+}
+
+/** Joins the base URL (which may carry a path) and an expanded path template. */
+export function joinUrl(base: string, path: string): URL {
+  const trimmed = base.endsWith('/') ? base.slice(0, -1) : base;
+  return new URL(`${trimmed}${path.startsWith('/') ? path : `/${path}`}`);
+}
+
+/** Form fields of a urlencoded body: nested objects and arrays in bracket notation, arrays repeated. */
+export function formPairs(body: Readonly<Record<string, unknown>>): [string, string][] {
+  const out: [string, string][] = [];
+  for (const [key, value] of Object.entries(body)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value) && value.every((v) => typeof v !== 'object' || v === null)) {
+      for (const item of value) out.push([key, scalar(item)]);
+    } else if (typeof value === 'object' && value !== null) deepPairs(key, value, out);
+    else out.push([key, scalar(value)]);
+  }
+  return out;
+}
+
+/** Loads a file argument: base64 text (a `data:` URL too) or an http(s) URL fetched with a size limit. */
+export type FileLoader = (value: string, field: string) => Promise<Blob>;
+
+function bodyValue(binding: BodyBinding, args: Args): unknown {
+  if (binding.arg !== undefined) return args[binding.arg];
+  const body: Record<string, unknown> = {};
+  let any = false;
+  for (const [arg, property] of binding.properties ?? []) {
+    if (args[arg] !== undefined) {
+      body[property] = args[arg];
+      any = true;
+    }
+  }
+  return any || binding.required ? body : undefined;
+}
+
+async function encodeBody(
+  binding: BodyBinding,
+  value: unknown,
+  loadFile: FileLoader,
+): Promise<{ body: string | FormData | Uint8Array; contentType?: string }> {
+  switch (binding.encoding) {
+    case 'json':
+      return { body: JSON.stringify(value), contentType: binding.contentType };
+    case 'form':
+      return {
+        body: new URLSearchParams(formPairs((value ?? {}) as Record<string, unknown>)).toString(),
+        contentType: binding.contentType,
+      };
+    case 'multipart': {
+      const form = new FormData();
+      const files = new Set(binding.files ?? []);
+      for (const [key, field] of Object.entries((value ?? {}) as Record<string, unknown>)) {
+        if (field === undefined) continue;
+        if (files.has(key) && typeof field === 'string') form.append(key, await loadFile(field, key), key);
+        else if (typeof field === 'object' && field !== null) form.append(key, JSON.stringify(field));
+        else form.append(key, scalar(field));
+      }
+      // fetch sets the multipart boundary itself.
+      return { body: form };
+    }
+    case 'binary': {
+      const blob = await loadFile(scalar(value), binding.arg ?? 'body');
+      return { body: new Uint8Array(await blob.arrayBuffer()), contentType: binding.contentType };
+    }
+    case 'text':
+      return {
+        body: typeof value === 'string' ? value : JSON.stringify(value),
+        contentType: binding.contentType,
+      };
+  }
+}
+
+/** Builds the request of a call; `baseUrl` is the one that applies (override, operation server, default). */
+export async function buildRequest(
+  tool: OperationTool,
+  args: Args,
+  baseUrl: string,
+  auth: AppliedAuth,
+  extraHeaders: Readonly<Record<string, string>>,
+  loadFile: FileLoader,
+): Promise<BuiltRequest> {
+  let path = tool.path;
+  const query: [string, string][] = [];
+  const headers: Record<string, string> = { accept: 'application/json, */*;q=0.5' };
+  const cookies: [string, string][] = [...auth.cookies];
+  for (const binding of tool.params) {
+    const value = args[binding.arg];
+    if (value === undefined || value === null) {
+      if (binding.in === 'path') throw new ArgumentError(`missing path parameter ${binding.arg}`);
+      continue;
+    }
+    switch (binding.in) {
+      case 'path':
+        path = path.split(`{${binding.name}}`).join(pathValue(binding, value));
+        break;
+      case 'query':
+        query.push(...queryPairs(binding, value));
+        break;
+      case 'header':
+        headers[binding.name] = headerValue(binding, value);
+        break;
+      case 'cookie':
+        cookies.push([binding.name, binding.json ? JSON.stringify(value) : scalar(value)]);
+        break;
+    }
+  }
+  const url = joinUrl(baseUrl, path);
+  for (const [key, value] of [...query, ...auth.query]) url.searchParams.append(key, value);
+  Object.assign(headers, extraHeaders, auth.headers);
+  if (cookies.length > 0)
+    headers['cookie'] = cookies.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ');
+  let body: BuiltRequest['body'];
+  if (tool.body !== undefined) {
+    const value = bodyValue(tool.body, args);
+    if (value !== undefined) {
+      const encoded = await encodeBody(tool.body, value, loadFile);
+      body = encoded.body;
+      if (encoded.contentType !== undefined) headers['content-type'] = encoded.contentType;
+    }
+  }
+  return { url, method: tool.method.toUpperCase(), headers, ...(body === undefined ? {} : { body }) };
+}
