@@ -13,6 +13,7 @@ import { declaresModernMeta } from '../../protocol/meta.js';
 import { isRevision, REVISION_SPECS } from '../../protocol/revisions.js';
 import type { AuthInfo } from '../../server/context.js';
 import type { ServerCore } from '../../server/core.js';
+import { principalOf } from '../../server/principal.js';
 import type { McpServer } from '../../server/server.js';
 import type { HttpContext } from './server-context.js';
 import { LegacyEndpoint, SESSION_HEADER } from './server-legacy.js';
@@ -192,7 +193,7 @@ class HttpServerState implements HttpContext {
       this.report(error, 'authenticate');
       return errorResponse(500, undefined, { code: ErrorCode.InternalError, message: 'Internal error' });
     }
-    const principal = auth ? `${auth.clientId ?? ''}\0${auth.subject ?? ''}` : '';
+    const principal = principalOf(auth);
     return this.guarded(target, route, principal, auth);
   }
 
