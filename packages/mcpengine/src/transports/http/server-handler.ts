@@ -96,6 +96,7 @@ class HttpServerState implements HttpContext {
       if (now - connection.lastWriteAt >= quiet) connection.keepAlive();
     }
     this.legacy.sessions.sweep(this.options.idleTimeoutMs, now);
+    this.sse?.sweep(now);
   }
 
   stats(): HttpHandlerStats {
@@ -235,7 +236,9 @@ class HttpServerState implements HttpContext {
       case 'messages': {
         if (request.method !== 'POST') return emptyResponse(405, { allow: 'POST' });
         if (!isJsonContentType(request.headers.get('content-type'))) return this.unsupportedMediaType();
-        return this.withBody(request, (body) => this.sse!.post(fullUrl(target), principal, body));
+        return this.withBody(request, (body) =>
+          this.sse!.post(fullUrl(target), principal, auth, body, (items) => this.refuse(items, auth)),
+        );
       }
       case 'mcp':
         return this.mcp(request, principal, auth);
