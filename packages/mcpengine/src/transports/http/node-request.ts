@@ -328,6 +328,11 @@ export class NodeRequest {
     return new NodeBodyCollector(request.#req);
   }
 
+  /** The address of the client (of the last proxy, behind one). */
+  static peer(request: NodeRequest): string | undefined {
+    return request.#req.socket?.remoteAddress;
+  }
+
   /** The real `Request`: what the adapter built before this class existed. */
   static real(request: NodeRequest): Request {
     if (request.#real === undefined) {
@@ -398,6 +403,11 @@ export function onRequestAbort(request: Request, listener: () => void): void {
  */
 export function headerOccurrences(headers: Headers, name: string): number | undefined {
   return headers instanceof NodeHeaders ? NodeHeaders.occurrences(headers, name) : undefined;
+}
+
+/** The client's address, when the request came through `toNodeHandler`. */
+export function peerAddress(request: Request): string | undefined {
+  return request instanceof NodeRequest ? NodeRequest.peer(request) : undefined;
 }
 
 /** Whether `request` was built by `toNodeHandler` (its answers can then be light, see node-reply.ts). */

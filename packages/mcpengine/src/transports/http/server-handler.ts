@@ -21,6 +21,7 @@ import { ModernEndpoint } from './server-modern.js';
 import { resolveOptions, type McpHttpHandlerOptions, type ResolvedOptions } from './server-options.js';
 import { emptyResponse, errorResponse, TRANSPORT_ERROR } from './server-responses.js';
 import { HttpSseEndpoint } from './server-sse.js';
+import { quotaKey, SessionQuota } from './session-quota.js';
 import { Deadlines } from './deadlines.js';
 import { bodyCollector, requestPathname, requestUrl } from './node-request.js';
 import { accepts, isJsonContentType } from './security.js';
@@ -51,6 +52,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 class HttpServerState implements HttpContext {
   readonly core: ServerCore;
   readonly options: ResolvedOptions;
+  readonly quota: SessionQuota;
   readonly report: (error: unknown, where: string) => void;
   private readonly connections = new Set<SseConnection>();
   private readonly modern: ModernEndpoint;
@@ -67,6 +69,7 @@ class HttpServerState implements HttpContext {
   ) {
     this.core = server.core;
     this.options = resolveOptions(options);
+    this.quota = new SessionQuota(this.options.maxPerPrincipal);
     this.report = options.onError ?? ((error, where) => server.core.settings.report(error, `http ${where}`));
     this.modern = new ModernEndpoint(this);
     this.legacy = new LegacyEndpoint(this, () => this.sse?.size ?? 0);
@@ -232,7 +235,7 @@ class HttpServerState implements HttpContext {
         if (request.headers.has('accept') && !accepts(request.headers.get('accept'), 'text/event-stream')) {
           return this.notAcceptable('text/event-stream');
         }
-        return this.sse!.get(principal, auth);
+        return this.sse!.get(principal, auth, quotaKey(principal, this.options.peerOf(request)));
       case 'messages': {
         if (request.method !== 'POST') return emptyResponse(405, { allow: 'POST' });
         if (!isJsonContentType(request.headers.get('content-type'))) return this.unsupportedMediaType();
@@ -317,7 +320,8 @@ class HttpServerState implements HttpContext {
       });
     }
     if (item.kind === 'request' && item.message.method === 'initialize') {
-      return this.legacy.initialize(item.message, principal, hasSession);
+      const key = quotaKey(principal, this.options.peerOf(request));
+      return this.legacy.initialize(item.message, principal, key, hasSession);
     }
     const session = this.legacy.session(
       request,

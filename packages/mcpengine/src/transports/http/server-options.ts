@@ -4,6 +4,7 @@
 import type { JsonObject } from '../../protocol/types.js';
 import type { AuthInfo } from '../../server/context.js';
 import { MemoryEventStore, type EventStore } from './event-store.js';
+import { peerAddress } from './node-request.js';
 import { HostPolicy, LOOPBACK_HOSTS } from './security.js';
 
 export interface SessionOptions {
@@ -15,6 +16,18 @@ export interface SessionOptions {
   maxStreams?: number;
   /** Requests being processed per session (a disconnect does not cancel them); beyond it 429. Default 64. */
   maxInflight?: number;
+  /**
+   * Sessions one principal may hold at once (Streamable HTTP and HTTP+SSE together); anonymous callers are
+   * counted per peer address (see `peerOf`). Beyond it, the caller's idle never-used sessions are closed, or
+   * the new session is refused with 429. Default 100.
+   */
+  maxPerPrincipal?: number;
+  /**
+   * The peer address anonymous sessions are counted by. Default: the socket's remote address behind
+   * `toNodeHandler`/`serveHttp`, none otherwise (then every anonymous caller shares one quota). Behind a
+   * trusted proxy, read the address it forwards.
+   */
+  peerOf?: (request: Request) => string | undefined;
 }
 
 export interface McpHttpHandlerOptions {
@@ -90,6 +103,8 @@ export interface ResolvedOptions {
   readonly idleTimeoutMs: number;
   readonly maxStreams: number;
   readonly maxInflight: number;
+  readonly maxPerPrincipal: number;
+  readonly peerOf: (request: Request) => string | undefined;
   readonly maxModernInflight: number;
   readonly standaloneStream: boolean;
   readonly eventStore: EventStore | undefined;
@@ -122,6 +137,8 @@ export function resolveOptions(options: McpHttpHandlerOptions): ResolvedOptions 
     idleTimeoutMs: positive('sessions.idleTimeoutMs', sessions.idleTimeoutMs, 10 * 60_000),
     maxStreams: positive('sessions.maxStreams', sessions.maxStreams, 32),
     maxInflight: positive('sessions.maxInflight', sessions.maxInflight, 64),
+    maxPerPrincipal: positive('sessions.maxPerPrincipal', sessions.maxPerPrincipal, 100),
+    peerOf: sessions.peerOf ?? peerAddress,
     maxModernInflight: positive('maxModernInflight', options.maxModernInflight, 1024),
     standaloneStream: options.standaloneStream ?? true,
     eventStore: options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore()),

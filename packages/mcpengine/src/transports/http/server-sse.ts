@@ -63,8 +63,8 @@ export class HttpSseEndpoint {
     return this.sessions.size;
   }
 
-  async get(principal: string, auth: AuthInfo | undefined): Promise<Response> {
-    const { options, server } = this.http;
+  async get(principal: string, auth: AuthInfo | undefined, quotaKey: string): Promise<Response> {
+    const { options, server, quota } = this.http;
     if (this.sessions.size + this.otherSessions() >= options.maxSessions) {
       return errorResponse(
         503,
@@ -73,6 +73,15 @@ export class HttpSseEndpoint {
         { 'retry-after': '5' },
       );
     }
+    if (quota.full(quotaKey)) {
+      return errorResponse(
+        429,
+        undefined,
+        { code: TRANSPORT_ERROR, message: 'Too many sessions for this client' },
+        { 'retry-after': '5' },
+      );
+    }
+    const release = quota.acquire(quotaKey);
     const id = randomBytes(16).toString('base64url');
     const connection = this.http.connection();
     const transport = new HttpSseTransport(connection);
@@ -80,6 +89,7 @@ export class HttpSseEndpoint {
     const session: SseSession = { transport, principal, expiresAtMs };
     this.sessions.set(id, session);
     connection.onClose(() => {
+      release();
       this.sessions.delete(id);
       void session.connection?.close();
     });
