@@ -183,7 +183,22 @@ class HttpServerState implements HttpContext {
     if (refusal !== undefined) {
       return errorResponse(403, undefined, { code: TRANSPORT_ERROR, message: `Forbidden: ${refusal}` });
     }
-    if (options.authenticate) return this.authenticated(target, route);
+    const origin = options.cors ? request.headers.get('origin') : null;
+    if (options.cors?.allows(origin)) {
+      const cors = options.cors;
+      if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) {
+        return cors.preflight(request, origin);
+      }
+      const answer = this.authenticatedAndServed(target, route);
+      return answer instanceof Promise
+        ? answer.then((response) => cors.decorate(response, origin))
+        : cors.decorate(answer, origin);
+    }
+    return this.authenticatedAndServed(target, route);
+  }
+
+  private authenticatedAndServed(target: Target, route: Route): Response | Promise<Response> {
+    if (this.options.authenticate) return this.authenticated(target, route);
     return this.guarded(target, route, '', undefined);
   }
 

@@ -3,6 +3,7 @@
  */
 import type { JsonObject } from '../../protocol/types.js';
 import type { AuthInfo } from '../../server/context.js';
+import { CorsPolicy, type CorsOptions } from './cors.js';
 import { MemoryEventStore, type EventStore } from './event-store.js';
 import { peerAddress } from './node-request.js';
 import { HostPolicy, LOOPBACK_HOSTS } from './security.js';
@@ -45,6 +46,12 @@ export interface McpHttpHandlerOptions {
   allowedHosts?: readonly string[] | false;
   /** Accepted `Origin` values, when present. Default: http(s) origins whose host passes the Host check. */
   allowedOrigins?: readonly string[];
+  /**
+   * CORS for browser-based clients: pages of these origins may call the endpoint (preflights are answered,
+   * `Mcp-Session-Id` and `WWW-Authenticate` exposed). Default off. The Host/Origin check still applies: an
+   * origin must pass it too (list it in `allowedOrigins` unless it is a loopback origin).
+   */
+  cors?: CorsOptions;
   /**
    * Identifies the caller. Return `AuthInfo`, `undefined` (anonymous), or a `Response` to send instead (a 401
    * with `WWW-Authenticate`, say). Sessions are bound to the principal that opened them.
@@ -94,6 +101,7 @@ export interface ResolvedOptions {
   readonly ssePath: string | undefined;
   readonly messagesPath: string | undefined;
   readonly hosts: HostPolicy;
+  readonly cors: CorsPolicy | undefined;
   readonly authenticate: McpHttpHandlerOptions['authenticate'];
   readonly authorize: McpHttpHandlerOptions['authorize'];
   readonly routes: McpHttpHandlerOptions['routes'];
@@ -128,6 +136,7 @@ export function resolveOptions(options: McpHttpHandlerOptions): ResolvedOptions 
     ssePath: sse ? (sse.ssePath ?? '/sse') : undefined,
     messagesPath: sse ? (sse.messagesPath ?? '/messages') : undefined,
     hosts: new HostPolicy(options.allowedHosts ?? LOOPBACK_HOSTS, options.allowedOrigins),
+    cors: options.cors ? new CorsPolicy(options.cors) : undefined,
     authenticate: options.authenticate,
     authorize: options.authorize,
     routes: options.routes,
