@@ -82,6 +82,12 @@ export interface RequestIO {
   /** Whether `notifications/progress` may carry `message` in this revision. */
   readonly progressMessage: boolean;
   input(request: InputRequest, options: InputOptions, ctx: RequestContext): Promise<InputResponse>;
+  /**
+   * Sends a notification to the client of this request that may outlive it: on the request's stream while it
+   * is open, then on the session's own stream. False when it could not be sent (no session, or the revision
+   * does not define the notification). Absent where there is no session (the modern era).
+   */
+  notifyClient?(method: string, params: JsonObject): boolean;
 }
 
 export interface RequestContextInit {
@@ -217,6 +223,18 @@ export class RequestContext {
       options,
       this,
     ) as Promise<CreateMessageResult>;
+  }
+
+  /**
+   * Tells the client that the out-of-band interaction of a URL-mode elicitation is complete
+   * (`notifications/elicitation/complete`, 2025-11-25). May be called after the request has finished (the user
+   * typically finishes in the browser later): the notification then goes on the session's standalone stream.
+   * Only the client that made this request receives it. Returns false when it cannot be sent: a revision
+   * without the notification, the modern era (no session; the client retries with `requestState` instead), or
+   * a closed session or stream.
+   */
+  completeElicitation(elicitationId: string): boolean {
+    return this.io.notifyClient?.('notifications/elicitation/complete', { elicitationId }) ?? false;
   }
 
   /** Asks the client for its roots. Works in both eras. */

@@ -142,6 +142,14 @@ export class LegacyIO implements RequestIO {
       this.outbox.send(serializeNotification(method, params));
   }
 
+  notifyClient(method: string, params: JsonObject): boolean {
+    const session = this.session;
+    if (session.closed || !session.revision.serverNotifications.has(method)) return false;
+    const text = serializeNotification(method, params);
+    if (this.outbox.send(text)) return true;
+    return this.outbox !== session.defaultOutbox && session.defaultOutbox.send(text);
+  }
+
   async input(request: InputRequest, options: InputOptions, ctx: RequestContext): Promise<InputResponse> {
     const revision = this.session.revision;
     if (!revision.serverRequests[request.method]) {
