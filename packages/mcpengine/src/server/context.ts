@@ -3,6 +3,7 @@
  * when a handler asks for the signal) and it hides the era: the same handler code logs, reports progress and
  * asks the client for input in the legacy and the modern era.
  */
+import type { InputTaskOptions } from './task-input.js';
 import { MetaKey } from '../protocol/meta.js';
 import type { Era, Revision } from '../protocol/revisions.js';
 import { LOGGING_LEVELS } from '../protocol/types.js';
@@ -60,6 +61,12 @@ export interface InputOptions {
   key?: string;
   /** Legacy era: how long to wait for the client's answer. */
   timeoutMs?: number;
+  /**
+   * Sampling and elicitation, 2025-11-25: run the request as a task on the client (it answers at once and the
+   * server polls `tasks/get`, then `tasks/result`) when the client declares task support for it; a plain
+   * request otherwise. See server/task-input.ts.
+   */
+  task?: InputTaskOptions;
 }
 
 /** What a transport lets a handler do with the request's own stream; absent when it offers nothing. */
