@@ -94,4 +94,24 @@ describe('session table exhaustion', () => {
     }
     expect(status).toBe(404);
   });
+
+  it('binds a session to the issuer of its token, not only to the subject', async () => {
+    const { handler } = setup({
+      authenticate: (request) => ({
+        subject: 'alice',
+        scopes: [],
+        extra: { iss: request.headers.get('x-test-issuer') ?? '' },
+      }),
+    });
+    let issuer = 'https://as-one.example';
+    const peer = new HttpPeer((request) => {
+      request.headers.set('x-test-issuer', issuer);
+      return handler(request);
+    });
+    await peer.initialize();
+    expect((await peer.call(1, 'tools/list')).answer.status).toBe(200);
+    // The same subject from another authorization server is another person: the session is unknown to it.
+    issuer = 'https://as-two.example';
+    expect((await peer.call(2, 'tools/list')).answer.status).toBe(404);
+  });
 });
