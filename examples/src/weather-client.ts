@@ -7,13 +7,15 @@
 import { Client } from 'mcpengine/client';
 import { StdioClientTransport } from 'mcpengine/stdio';
 
-const client = new Client({
+const mcpClient = new Client({
   name: 'my-app',
   version: '1.0.0',
   handlers: { elicitation: async () => ({ action: 'accept', content: { city: 'Oslo' } }) },
 });
 const server = new URL('./weather-server.js', import.meta.url).pathname;
-await client.connect(new StdioClientTransport({ command: process.execPath, args: [server] })); // probes the era
+const client = await mcpClient.connect(
+  new StdioClientTransport({ command: process.execPath, args: [server] }),
+); // probes the era
 for await (const tool of client.tools()) console.log(tool.name);
 const result = await client.callTool({ name: 'get_weather', arguments: { city: 'Oslo' } });
 console.log(result.content[0]?.type === 'text' ? result.content[0].text : result.content);
