@@ -93,6 +93,7 @@ export async function openSession(
 /** Keeps the constructor and the handshake to this module: sessions come from `Client.connect`. */
 const SESSION_KEY: unique symbol = Symbol('ClientSession');
 const OPEN: unique symbol = Symbol('open');
+let sessionsOpened = 0;
 
 interface OpenSubscription {
   onNotification: (method: string, params: JsonObject) => void;
@@ -124,6 +125,8 @@ export class ClientSession {
   private closeError: Error | undefined;
   private renewing = false;
   private tasksApi: ClientTasks | undefined;
+  /** A number unique among this process's sessions (not the HTTP `Mcp-Session-Id`). */
+  readonly localId = ++sessionsOpened;
   /** Legacy era: what this session set up on the server, restored when an expired session is renewed. */
   private readonly legacyState = {
     resourceSubscriptions: new Set<string>(),
@@ -396,7 +399,14 @@ export class ClientSession {
     params: JsonObject,
     terminal: (call: ClientCall) => Promise<JsonObject | undefined>,
   ): Promise<JsonObject> {
-    const call: ClientCall = { direction, kind, method, params, revision: this.handshake?.spec.id };
+    const call: ClientCall = {
+      direction,
+      kind,
+      method,
+      params,
+      revision: this.handshake?.spec.id,
+      sessionId: this.localId,
+    };
     const result = await chain(call, terminal);
     if (kind === 'request' && !isObject(result)) {
       throw new Error(`Client middleware answered ${method} without a result object`);

@@ -125,6 +125,8 @@ export interface ClientCall {
   readonly params: JsonObject;
   /** The revision spoken; undefined during the handshake (`initialize`, `server/discover`). */
   readonly revision: Revision | undefined;
+  /** The session's `localId`, so middleware shared by many sessions can tell their traffic apart. */
+  readonly sessionId: number;
 }
 
 /** Resolves with the request's result, or with `undefined` for a notification. */
