@@ -725,6 +725,33 @@ describe('session expiry (HTTP 404)', () => {
     expect(legacy.server.requests[6]!.body).toBe(legacy.server.requests[3]!.body);
   });
 
+  it('restores the log level and resource subscriptions in the renewed session', async () => {
+    const legacy = await legacyServer();
+    const client = await new Client({ name: 'test', version: '1' }).connect(
+      new StreamableHttpClientTransport(legacy.server.url, { standaloneStream: false }),
+      { revision: '2025-11-25' },
+    );
+    await client.setLogLevel('debug');
+    await client.subscribeResource('test://a');
+    await client.subscribeResource('test://b');
+    await client.unsubscribeResource('test://b');
+    legacy.end('s1');
+    await client.listTools();
+    await until(() => legacy.server.posts('resources/subscribe').length === 3, 'the restored subscription');
+    const inS2 = legacy.server.requests
+      .filter((r) => r.headers['mcp-session-id'] === 's2' && r.rpc?.id !== undefined)
+      .map((r) => [r.rpc?.method, r.rpc?.params]);
+    expect(inS2).toEqual(
+      expect.arrayContaining([
+        ['logging/setLevel', { level: 'debug' }],
+        ['resources/subscribe', { uri: 'test://a' }],
+        ['tools/list', {}],
+      ]),
+    );
+    expect(inS2).toHaveLength(3);
+    await client.close();
+  });
+
   it('sends a request again only once: a second 404 fails it with SessionExpiredError', async () => {
     let initialized = false;
     const server = await serve((request, res) => {
