@@ -31,7 +31,11 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDriver>
   // A server that is down or refuses us should say so now, not at the first query.
   const first = await pool.connect();
   try {
-    if (options.schema !== undefined) await first.query(`CREATE SCHEMA IF NOT EXISTS ${options.schema}`);
+    if (options.schema !== undefined)
+      await first.query(`CREATE SCHEMA IF NOT EXISTS ${options.schema}`).catch((error: { code?: string }) => {
+        // Two stores creating the schema at once: IF NOT EXISTS still races in the catalog (unique violation).
+        if (error.code !== '23505' && error.code !== '42P06') throw error;
+      });
   } finally {
     first.release();
   }

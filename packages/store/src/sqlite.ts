@@ -4,9 +4,12 @@
  * migrations under BEGIN IMMEDIATE, which takes the write lock before reading what is applied.
  */
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import type { Row, SqlConnection, SqlDriver } from './sql.js';
+
+/** The tail of each database file's queue of statements in this process. */
+const QUEUES = new Map<string | symbol, Promise<unknown>>();
 
 function bindable(params: readonly unknown[]): unknown[] {
   return params.map((value) => (typeof value === 'boolean' ? Number(value) : value));
@@ -22,7 +25,7 @@ export async function openSqlite(path: string): Promise<SqlDriver> {
   db.pragma('busy_timeout = 10000');
   db.pragma('foreign_keys = ON');
 
-  const connection: SqlConnection = {
+  const direct: SqlConnection = {
     // Synchronous underneath: a statement is atomic, and no other statement of this process runs meanwhile.
     query(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
       const statement = db.prepare(sql);
@@ -31,16 +34,25 @@ export async function openSqlite(path: string): Promise<SqlDriver> {
       return Promise.resolve([]);
     },
   };
-  let queue: Promise<unknown> = Promise.resolve();
+  // Every statement of every store of this process on this file takes its turn: a transaction spans awaits, and
+  // a second connection of the same thread waiting for its lock would block the thread that holds it.
+  const key = path === ':memory:' ? Symbol('memory') : resolve(path);
+  const turn = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = (QUEUES.get(key) ?? Promise.resolve()).then(work);
+    QUEUES.set(
+      key,
+      next.catch(() => undefined),
+    );
+    return next;
+  };
   return {
     backend: 'sqlite',
-    query: connection.query,
+    query: (sql, params) => turn(() => direct.query(sql, params)),
     transaction<T>(work: (tx: SqlConnection) => Promise<T>, exclusive = false): Promise<T> {
-      // One connection: transactions of this process take turns.
-      const next = queue.then(async () => {
+      return turn(async () => {
         db.exec(exclusive ? 'BEGIN IMMEDIATE' : 'BEGIN');
         try {
-          const value = await work(connection);
+          const value = await work(direct);
           db.exec('COMMIT');
           return value;
         } catch (error) {
@@ -48,8 +60,6 @@ export async function openSqlite(path: string): Promise<SqlDriver> {
           throw error;
         }
       });
-      queue = next.catch(() => undefined);
-      return next;
     },
     close(): Promise<void> {
       db.close();
