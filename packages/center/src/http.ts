@@ -65,8 +65,10 @@ function readBody(request: IncomingMessage): Promise<unknown> {
     request.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_BODY) {
+        // Answer first, then drop the connection (the 413 says `connection: close`); the rest is not read.
+        request.removeAllListeners('data');
+        request.pause();
         reject(new HttpError(413, `body larger than ${MAX_BODY} bytes`));
-        request.destroy();
         return;
       }
       chunks.push(chunk);
@@ -107,6 +109,7 @@ export function createCenterServer(center: Center, options: CenterHttpOptions): 
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
       const status = error instanceof HttpError ? error.status : 500;
+      if (status === 413) response.setHeader('connection', 'close');
       if (!response.headersSent) json(response, status, { error: (error as Error).message });
       else response.end();
     });
