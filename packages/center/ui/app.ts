@@ -276,8 +276,9 @@ function evidenceBlock(evidence: unknown): HTMLElement {
 async function serverPage(name: string): Promise<void> {
   const detail = await api(`servers/${encodeURIComponent(name)}`);
   const latest: Json = detail.summary.latest;
-  const review = latest.reviewed?.evidence;
-  const tests = latest.tests?.evidence;
+  // A stage that failed to run keeps only { error } as evidence: show the parts only when they were measured.
+  const review = latest.reviewed?.evidence?.checks ? latest.reviewed.evidence : undefined;
+  const tests = latest.tests?.evidence?.passed !== undefined ? latest.tests.evidence : undefined;
   const link = (format: string) =>
     `/api/servers/${encodeURIComponent(name)}/review?format=${format}&token=${encodeURIComponent(token)}`;
   main.replaceChildren(
