@@ -76,7 +76,7 @@ describe('dashboard in headless Chromium', () => {
     await page.locator('#verdicts').waitFor();
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('MCPEngine command center');
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('MCPEngine command center');
     await page.keyboard.press('Enter');
     await page.locator('#fleet').waitFor();
     expect(await page.locator('#fleet').innerText()).toMatch(/broken/);
