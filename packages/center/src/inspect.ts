@@ -24,10 +24,15 @@ export type InspectTarget = { readonly stdio: StdioLaunch } | { readonly url: st
 
 export async function inspectServer(
   target: InspectTarget,
-  options: { timeoutMs: number; signal?: AbortSignal },
+  options: {
+    timeoutMs: number;
+    signal?: AbortSignal;
+    /** Wraps the transport before use (tests put the oracle's wire tap on it). */
+    wrapTransport?: <T extends object>(transport: T) => T;
+  },
 ): Promise<Inspection> {
   let stderr = '';
-  const transport =
+  const base =
     'stdio' in target
       ? new StdioClientTransport({
           command: target.stdio.command,
@@ -40,6 +45,7 @@ export async function inspectServer(
           },
         })
       : new StreamableHttpClientTransport(target.url, { timeoutMs: options.timeoutMs });
+  const transport = options.wrapTransport ? options.wrapTransport(base) : base;
   const client = new Client({
     name: 'mcpengine-center',
     version: '0.1.0',

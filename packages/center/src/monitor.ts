@@ -17,15 +17,15 @@ export async function checkExternal(
   store: Store,
   server: ServerEntry,
   timeoutMs: number,
+  /** Wraps the transport before use (tests put the oracle's wire tap on it). */
+  wrapTransport?: <T extends object>(transport: T) => T,
 ): Promise<MonitorCheck> {
   const launch = stdioLaunch(server);
   let check: MonitorCheck;
   try {
     const inspection = await inspectServer(
       launch !== undefined ? { stdio: launch } : { url: server.manifest.url! },
-      {
-        timeoutMs,
-      },
+      { timeoutMs, ...(wrapTransport === undefined ? {} : { wrapTransport }) },
     );
     check = {
       server: server.name,
