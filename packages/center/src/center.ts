@@ -8,7 +8,11 @@ import { summarizeServer, type ServerSummary } from './history.js';
 import { driftOf, type Drift } from './monitor.js';
 import { renderHtml, renderMarkdown, type ReviewReport } from './review/render.js';
 import type { ReviewCheck } from './review/checks.js';
-import { Runner } from './runner.js';
+import { Runner, type RunOptions } from './runner.js';
+
+/** How the center runs the pipeline: servers at once, time limits, revisions validated. */
+export type RunSettings = Required<Pick<RunOptions, 'parallelism' | 'timeoutMs'>> &
+  Pick<RunOptions, 'revisions'>;
 import { STAGES } from './stages.js';
 
 export interface ServerOverview {
@@ -36,7 +40,7 @@ export class Center {
     readonly store: Store,
     /** The project: `servers/*\/fleet.json` under it. */
     readonly root: string,
-    readonly settings: { readonly parallelism: number; readonly timeoutMs: number },
+    readonly settings: RunSettings,
   ) {
     this.runner = new Runner(store);
   }

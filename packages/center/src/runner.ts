@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { RunRecord, StageResult, Store } from '@mcpengine/store';
+import type { Revision } from '@mcpengine/validator';
 import type { ServerEntry } from './fleet.js';
 import { runStage, STAGES, type StageName, type StageOutcome } from './stages.js';
 
@@ -22,6 +23,8 @@ export interface RunOptions {
   /** Servers processed at once (default 2: this machine has 2 cores). */
   readonly parallelism?: number;
   readonly timeoutMs?: number;
+  /** Validate only these revisions (default: every revision each server negotiates). */
+  readonly revisions?: readonly Revision[];
 }
 
 interface ActiveRun {
@@ -130,6 +133,7 @@ export class Runner extends EventEmitter<{ event: [RunEvent] }> {
           earlier,
           otherTools,
           timeoutMs,
+          ...(options.revisions === undefined ? {} : { revisions: options.revisions }),
         });
         // A stage cut short by a cancel proves nothing: it is run again on resume.
         if (controller.signal.aborted) return;

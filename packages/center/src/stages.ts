@@ -11,6 +11,7 @@ import {
   runValidation,
   StdioTarget,
   StreamableHttpTarget,
+  type Revision,
   type Target,
   type ValidationReport,
 } from '@mcpengine/validator';
@@ -52,6 +53,8 @@ export interface StageContext {
   readonly otherTools: () => Promise<{ server: string; name: string; description: string }[]>;
   /** Time limits, smaller in tests. */
   readonly timeoutMs: number;
+  /** Validate only these revisions (default: every revision the server negotiates). */
+  readonly revisions?: readonly Revision[];
 }
 
 const pass = (summary: string, evidence: unknown, score: number | null = null): StageOutcome => ({
@@ -188,9 +191,14 @@ function summarizeReport(
   };
 }
 
-async function validateTarget(target: Target, timeoutMs: number): Promise<ValidationReport> {
+async function validateTarget(
+  target: Target,
+  timeoutMs: number,
+  revisions: readonly Revision[] | undefined,
+): Promise<ValidationReport> {
   return runValidation({
     target,
+    ...(revisions === undefined ? {} : { revisions }),
     totalTimeoutMs: timeoutMs * 6,
     settings: {
       requestTimeoutMs: Math.min(timeoutMs, 10_000),
@@ -247,6 +255,7 @@ async function validates(ctx: StageContext): Promise<StageOutcome> {
         await validateTarget(
           new StdioTarget({ ...launch }, ctx.timeoutMs, server.manifest.stdio!),
           ctx.timeoutMs,
+          ctx.revisions,
         ),
       ),
     );
@@ -259,7 +268,9 @@ async function validates(ctx: StageContext): Promise<StageOutcome> {
           headers: {},
           timeoutMs: Math.min(ctx.timeoutMs, 10_000),
         });
-        results.push(summarizeReport('streamable-http', await validateTarget(target, ctx.timeoutMs)));
+        results.push(
+          summarizeReport('streamable-http', await validateTarget(target, ctx.timeoutMs, ctx.revisions)),
+        );
       } finally {
         http.stop();
       }
@@ -273,7 +284,9 @@ async function validates(ctx: StageContext): Promise<StageOutcome> {
       headers: {},
       timeoutMs: Math.min(ctx.timeoutMs, 10_000),
     });
-    results.push(summarizeReport('streamable-http', await validateTarget(target, ctx.timeoutMs)));
+    results.push(
+      summarizeReport('streamable-http', await validateTarget(target, ctx.timeoutMs, ctx.revisions)),
+    );
   }
   const totals = results
     .flatMap((result) => result.revisions)
