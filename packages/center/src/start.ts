@@ -87,9 +87,8 @@ export async function startCenter(options: StartOptions): Promise<RunningCenter>
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const url = `http://127.0.0.1:${port}/?token=${token}`;
   options.stdout(`${url}\n`);
-  options.stderr(
-    `mcpengine center: store ${describeStore(storeOptions)}; ${(await center.servers()).length} server(s)\n`,
-  );
+  const servers = await center.servers();
+  options.stderr(`mcpengine center: store ${describeStore(storeOptions)}; ${servers.length} server(s)\n`);
   if (interrupted.length > 0)
     options.stderr(
       `mcpengine center: interrupted run(s) ${interrupted.join(', ')} can be resumed from the dashboard\n`,
@@ -104,7 +103,11 @@ export async function startCenter(options: StartOptions): Promise<RunningCenter>
     intervalMs: options.monitorIntervalMs ?? 10 * 60_000,
     timeoutMs: options.timeoutMs ?? 30_000,
   });
-  if (options.run)
+  if (options.run && servers.length === 0)
+    options.stderr(
+      'mcpengine center: no servers/*/fleet.json and no external server here: nothing to run yet\n',
+    );
+  else if (options.run)
     center
       .startRun()
       .catch((error: unknown) => options.stderr(`mcpengine center: ${(error as Error).message}\n`));
