@@ -44,3 +44,6 @@ export {
   type TimelineEntry,
   type TimelineOptions,
 } from './core/timeline.js';
+export { parseInspectArguments, UsageError, type RawArguments } from './cli/arguments.js';
+export { CLI_METHODS, EXIT, runInspectCli, type CliIo } from './cli/run-cli.js';
+export { runInspectWeb } from './web/run-web.js';

@@ -172,6 +172,15 @@ export class Inspection {
     return this.#client.callTool({ name, arguments: args as never }, timing) as Promise<JsonObject>;
   }
 
+  /** Waits for a task's final tool result, in either era's dialect (polling as the server suggests). */
+  async awaitTask(taskId: string, options: { signal?: AbortSignal } = {}): Promise<JsonObject> {
+    return (await this.#client.tasks.result(
+      taskId,
+      undefined,
+      options.signal === undefined ? {} : { signal: options.signal },
+    )) as unknown as JsonObject;
+  }
+
   onNotification(method: string, handler: (params: JsonObject) => void): () => void {
     return this.#client.onNotification(method, handler as never);
   }
