@@ -47,3 +47,5 @@ export {
 export { parseInspectArguments, UsageError, type RawArguments } from './cli/arguments.js';
 export { CLI_METHODS, EXIT, runInspectCli, type CliIo } from './cli/run-cli.js';
 export { runInspectWeb } from './web/run-web.js';
+export { startBackend, type BackendOptions, type RunningBackend } from './web/backend.js';
+export { loopbackBindAddress, RequestGuard } from './web/guard.js';
