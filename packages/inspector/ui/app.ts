@@ -371,6 +371,9 @@ function ToolResult({ answer }: { answer: Json }): VNode {
   const content = (result['content'] as Json[] | undefined) ?? [];
   return h('div', { class: `result${result['isError'] === true ? ' error' : ''}`, 'data-testid': 'result' }, [
     result['isError'] === true ? h('p', null, 'The tool reported an error (isError)') : null,
+    ...((answer['outputFindings'] as string[] | undefined) ?? []).map((finding) =>
+      h('p', { class: 'error', role: 'alert' }, `Output check: ${finding}`),
+    ),
     ...content.map((block, index) => h(ContentBlock, { block, key: index })),
     result['structuredContent'] === undefined
       ? null

@@ -466,3 +466,25 @@ describe('--record and --diff', () => {
     expect(text).toContain('connection failed');
   });
 });
+
+describe('findings', () => {
+  it('--format json lists wire schema violations and outputSchema breaks as schemaFindings', async () => {
+    const fixture = join(ROOT, 'packages/inspector/src/core/misbehaving-server.fixture.mjs');
+    const run = await inspect(
+      '--cli',
+      'node',
+      fixture,
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'wrong_output',
+      '--format',
+      'json',
+    );
+    expect(run.code).toBe(0);
+    const out = JSON.parse(run.stdout) as { schemaFindings: string[] };
+    expect(out.schemaFindings.some((finding) => /not JSON/.test(finding))).toBe(true);
+    expect(out.schemaFindings.some((finding) => /outputSchema of wrong_output/.test(finding))).toBe(true);
+    expect(run.stderr).toMatch(/warning: structuredContent\/n does not match/);
+  });
+});

@@ -80,7 +80,7 @@ interface Plan {
   readonly run: (
     inspection: Inspection,
     signal: AbortSignal,
-  ) => Promise<{ result: JsonObject; toolError?: string }>;
+  ) => Promise<{ result: JsonObject; toolError?: string; outputFindings?: string[] }>;
 }
 
 export async function runInspectCli(args: RawArguments, io: CliIo): Promise<number> {
@@ -101,8 +101,13 @@ export async function runInspectCli(args: RawArguments, io: CliIo): Promise<numb
       connectTimeoutMs: plan.connectTimeoutMs,
       ...(plan.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: plan.requestTimeoutMs }),
     });
-    const { result, toolError } = await plan.run(inspection, io.signal);
-    const findings = timeline.violations.flatMap((entry) => entry.violations ?? []);
+    const { result, toolError, outputFindings } = await plan.run(inspection, io.signal);
+    // Wire messages against the official schema, and structuredContent against the tool's outputSchema.
+    const findings = [
+      ...timeline.violations.flatMap((entry) => entry.violations ?? []),
+      ...(outputFindings ?? []),
+    ];
+    for (const finding of findings) io.stderr(`mcpengine inspect: warning: ${finding.split('\n')[0]}\n`);
     io.stdout(
       `${JSON.stringify(plan.json ? { result, ...(findings.length === 0 ? {} : { schemaFindings: findings }) } : result, null, 2)}\n`,
     );
@@ -225,9 +230,10 @@ function runnerFor(method: CliMethod, args: RawArguments): Plan['run'] {
       const asTask = hasFlag(args, '--task');
       return async (inspection, signal) => {
         const result = await inspection.callTool(name, toolArgs, { signal, asTask });
-        return result['isError'] === true
-          ? { result, toolError: `tool ${name} reported an error (isError: true)` }
-          : { result };
+        if (result['isError'] === true)
+          return { result, toolError: `tool ${name} reported an error (isError: true)` };
+        const outputFindings = asTask ? [] : await inspection.outputFindings(name, result);
+        return outputFindings.length === 0 ? { result } : { result, outputFindings };
       };
     }
     case 'resources/read': {

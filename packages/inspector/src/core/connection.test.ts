@@ -134,3 +134,33 @@ describe('session files', () => {
     expect(diffTools(before, after).changed).toEqual([]);
   });
 });
+
+describe('a misbehaving server', () => {
+  const MISBEHAVING: StdioTarget = {
+    kind: 'stdio',
+    command: process.execPath,
+    args: [join(import.meta.dirname, 'misbehaving-server.fixture.mjs')],
+  };
+
+  it('shows garbage and schema breaks in the timeline, checks outputSchema, and survives a crash', async () => {
+    const inspection = await openInspection(MISBEHAVING);
+    try {
+      expect(inspection.revision).toBe('2025-06-18');
+      await inspection.listAll('tools/list', 'tools');
+      const result = await inspection.callTool('wrong_output', {});
+      expect(await inspection.outputFindings('wrong_output', result)).toEqual([
+        expect.stringMatching(/structuredContent\/n does not match the outputSchema of wrong_output/),
+      ]);
+      const crash = await inspection.callTool('crash', {}).catch((error: unknown) => error);
+      expect(crash).toBeInstanceOf(Error);
+    } finally {
+      await inspection.close();
+    }
+    const flagged = inspection.timeline.violations;
+    expect(flagged.some((entry) => entry.message === 'this line is not JSON')).toBe(true);
+    expect(flagged.some((entry) => entry.inReplyTo === 'tools/list')).toBe(true);
+    expect(
+      inspection.timeline.entries.some((entry) => entry.kind === 'event' && /closed/.test(entry.text)),
+    ).toBe(true);
+  });
+});

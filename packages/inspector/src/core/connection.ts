@@ -18,6 +18,7 @@ import {
 import { StdioClientTransport } from 'mcpengine/stdio';
 import type { Transport } from 'mcpengine';
 import { recordingFetch, type HttpObservations } from './http-recorder.js';
+import { outputSchemaFindings } from './output-check.js';
 import { describeTarget, type Target } from './target.js';
 import { recordingTransport, Timeline } from './timeline.js';
 
@@ -83,6 +84,8 @@ export class Inspection {
   readonly timeline: Timeline;
   readonly #client: Client;
   readonly #requestTimeoutMs: number;
+  /** The tools of the latest `tools/list`, by name (for output checks). */
+  readonly #tools = new Map<string, JsonObject>();
   #closed = false;
 
   constructor(target: Target, client: Client, timeline: Timeline, requestTimeoutMs: number) {
@@ -121,13 +124,26 @@ export class Inspection {
     params: JsonObject = {},
     options: RequestCallOptions = {},
   ): Promise<JsonObject> {
-    return this.#client.request(method, params as never, {
+    const result = (await this.#client.request(method, params as never, {
       timeoutMs: options.timeoutMs ?? this.#requestTimeoutMs,
       cache: false,
       acceptTask: true,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
-    }) as Promise<JsonObject>;
+    })) as JsonObject;
+    if (method === 'tools/list' && Array.isArray(result['tools']))
+      for (const tool of result['tools'] as JsonObject[])
+        if (typeof tool?.['name'] === 'string') this.#tools.set(tool['name'], tool);
+    return result;
+  }
+
+  /**
+   * Problems of a tool result against the tool's `outputSchema`; the tools are listed first when this session
+   * has not listed them yet.
+   */
+  async outputFindings(name: string, result: JsonObject): Promise<string[]> {
+    if (this.#tools.size === 0) await this.listAll('tools/list', 'tools').catch(() => undefined);
+    return outputSchemaFindings(this.#tools.get(name), result);
   }
 
   /** Every item of a paginated list (`tools/list` → `tools`), following `nextCursor`. */

@@ -223,13 +223,21 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
             : (progress: object) =>
                 session.emit({ type: 'progress', callId, progress: progress as JsonObject });
         try {
-          const result =
-            route === 'POST /api/call-tool'
-              ? await inspection.callTool(String(body['name']), (body['arguments'] as JsonObject) ?? {}, {
-                  ...(onProgress === undefined ? {} : { onProgress }),
-                })
-              : await inspection.request(String(body['method']), (body['params'] as JsonObject) ?? {});
-          return send(response, 200, { result });
+          if (route === 'POST /api/request') {
+            const result = await inspection.request(
+              String(body['method']),
+              (body['params'] as JsonObject) ?? {},
+            );
+            return send(response, 200, { result });
+          }
+          const name = String(body['name']);
+          const result = await inspection.callTool(name, (body['arguments'] as JsonObject) ?? {}, {
+            ...(onProgress === undefined ? {} : { onProgress }),
+          });
+          return send(response, 200, {
+            result,
+            outputFindings: await inspection.outputFindings(name, result),
+          });
         } catch (error) {
           const remote = serverErrorOf(error);
           return send(response, 200, { error: remote ?? { message: (error as Error).message } });
