@@ -2,7 +2,7 @@
  * The inspector's page. Everything the server sends is shown as text, `data:` media or JSON — never as HTML —
  * so server content cannot run in this origin; the backend's CSP forbids inline scripts besides.
  */
-import { h, render, type VNode } from 'preact';
+import { h, render, type ComponentChild } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { Field, RawJsonField, initialValue, type Schema } from './schema-form.js';
 
@@ -71,7 +71,7 @@ function useEvents(onEvent: (event: Json) => void): void {
   }, []);
 }
 
-function App(): VNode {
+function App(): ComponentChild {
   const [state, setState] = useState<Json>({});
   const [entries, setEntries] = useState<Entry[]>([]);
   const [asks, setAsks] = useState<Ask[]>([]);
@@ -144,7 +144,7 @@ function App(): VNode {
   ]);
 }
 
-function ServerPanel({ state }: { state: Json }): VNode {
+function ServerPanel({ state }: { state: Json }): ComponentChild {
   return h('section', null, [
     h('h2', null, 'Server'),
     h('dl', null, [
@@ -163,7 +163,7 @@ function ServerPanel({ state }: { state: Json }): VNode {
 }
 
 /** The server's requests, answered by the user. */
-function Asks({ asks }: { asks: Ask[] }): VNode {
+function Asks({ asks }: { asks: Ask[] }): ComponentChild {
   return h(
     'section',
     { class: 'asks', 'aria-live': 'polite' },
@@ -175,7 +175,7 @@ function Asks({ asks }: { asks: Ask[] }): VNode {
   );
 }
 
-function SamplingAsk({ ask }: { ask: Ask }): VNode {
+function SamplingAsk({ ask }: { ask: Ask }): ComponentChild {
   const [reply, setReply] = useState('');
   const messages = (ask.params['messages'] as Json[] | undefined) ?? [];
   return h('div', { class: 'ask', role: 'group', 'aria-label': 'Sampling request' }, [
@@ -212,7 +212,7 @@ function SamplingAsk({ ask }: { ask: Ask }): VNode {
   ]);
 }
 
-function ElicitationAsk({ ask }: { ask: Ask }): VNode {
+function ElicitationAsk({ ask }: { ask: Ask }): ComponentChild {
   const schema = (ask.params['requestedSchema'] as Schema | undefined) ?? { type: 'object', properties: {} };
   const [content, setContent] = useState<unknown>(() => initialValue(schema));
   const url = ask.params['url'];
@@ -271,7 +271,7 @@ function SearchList(props: {
   label: string;
   nameOf: (item: Json) => string;
   onPick: (item: Json) => void;
-}): VNode {
+}): ComponentChild {
   const [query, setQuery] = useState('');
   const matches = useMemo(
     () => props.items.filter((item) => JSON.stringify(item).toLowerCase().includes(query.toLowerCase())),
@@ -302,7 +302,7 @@ function SearchList(props: {
   ]);
 }
 
-function ToolsPanel({ progress }: { progress: Record<string, Json> }): VNode {
+function ToolsPanel({ progress }: { progress: Record<string, Json> }): ComponentChild {
   const tools = useList('tools/list', 'tools');
   const [tool, setTool] = useState<Json | undefined>();
   return h('section', { class: 'split' }, [
@@ -315,7 +315,7 @@ function ToolsPanel({ progress }: { progress: Record<string, Json> }): VNode {
 
 let calls = 0;
 
-function ToolCall({ tool, progress }: { tool: Json; progress: Record<string, Json> }): VNode {
+function ToolCall({ tool, progress }: { tool: Json; progress: Record<string, Json> }): ComponentChild {
   const schema = (tool['inputSchema'] as Schema | undefined) ?? { type: 'object' };
   const [args, setArgs] = useState<unknown>(() => initialValue(schema));
   const [raw, setRaw] = useState(false);
@@ -360,7 +360,7 @@ function ToolCall({ tool, progress }: { tool: Json; progress: Record<string, Jso
   ]);
 }
 
-function ToolResult({ answer }: { answer: Json }): VNode {
+function ToolResult({ answer }: { answer: Json }): ComponentChild {
   if (answer['error'] !== undefined)
     return h(
       'div',
@@ -385,7 +385,7 @@ function ToolResult({ answer }: { answer: Json }): VNode {
 }
 
 /** One content block, by type; text is text (never HTML), media are `data:` URLs. */
-function ContentBlock({ block }: { block: Json }): VNode {
+function ContentBlock({ block }: { block: Json }): ComponentChild {
   const type = block['type'];
   const mime = String(block['mimeType'] ?? '');
   if (type === 'text') return h('pre', { class: 'text' }, String(block['text']));
@@ -399,7 +399,7 @@ function ContentBlock({ block }: { block: Json }): VNode {
   return h('pre', null, JSON.stringify(block, null, 2));
 }
 
-function ResourceContents({ contents }: { contents: Json[] }): VNode {
+function ResourceContents({ contents }: { contents: Json[] }): ComponentChild {
   return h(
     'div',
     null,
@@ -422,7 +422,7 @@ function ResourceContents({ contents }: { contents: Json[] }): VNode {
   );
 }
 
-function ResourcesPanel(): VNode {
+function ResourcesPanel(): ComponentChild {
   const resources = useList('resources/list', 'resources');
   const templates = useList('resources/templates/list', 'resourceTemplates');
   const [read, setRead] = useState<Json | undefined>();
@@ -451,7 +451,7 @@ function ResourcesPanel(): VNode {
   ]);
 }
 
-function PromptsPanel(): VNode {
+function PromptsPanel(): ComponentChild {
   const prompts = useList('prompts/list', 'prompts');
   const [prompt, setPrompt] = useState<Json | undefined>();
   const [args, setArgs] = useState<Record<string, string>>({});
@@ -494,7 +494,19 @@ function PromptsPanel(): VNode {
   ]);
 }
 
-function TimelinePanel({ entries }: { entries: Entry[] }): VNode {
+/** A saved session file (JSON Lines: a header, then entries), read in the page; nothing is uploaded. */
+async function readSessionFile(file: File): Promise<{ name: string; entries: Entry[] }> {
+  const lines = (await file.text()).split('\n').filter((line) => line.trim() !== '');
+  const header = JSON.parse(lines[0] ?? '{}') as Json;
+  if (header['format'] !== 'mcpengine-inspect-session')
+    throw new Error(`${file.name} is not an inspector session`);
+  return { name: file.name, entries: lines.slice(1).map((line) => JSON.parse(line) as Entry) };
+}
+
+function TimelinePanel({ entries: live }: { entries: Entry[] }): ComponentChild {
+  const [saved, setSaved] = useState<{ name: string; entries: Entry[] } | undefined>();
+  const [loadError, setLoadError] = useState('');
+  const entries = saved?.entries ?? live;
   const [open, setOpen] = useState<number | undefined>();
   const [onlyViolations, setOnlyViolations] = useState(false);
   const shown = onlyViolations ? entries.filter((entry) => entry.violations !== undefined) : entries;
@@ -507,8 +519,30 @@ function TimelinePanel({ entries }: { entries: Entry[] }): VNode {
     link.click();
   };
   return h('section', null, [
-    h('h2', null, `Timeline: ${entries.length} entries, ${violations} schema violation(s)`),
-    h('button', { onClick: () => void exportTimeline() }, 'Export timeline'),
+    h(
+      'h2',
+      null,
+      `${saved === undefined ? 'Timeline' : `Saved timeline ${saved.name}`}: ${entries.length} entries, ${violations} schema violation(s)`,
+    ),
+    saved === undefined
+      ? h('button', { onClick: () => void exportTimeline() }, 'Export timeline')
+      : h('button', { onClick: () => setSaved(undefined) }, 'Back to the live timeline'),
+    h('label', { class: 'field inline' }, [
+      h('span', null, 'Open a saved timeline'),
+      h('input', {
+        type: 'file',
+        accept: '.jsonl,application/x-ndjson',
+        onChange: (event: Event) => {
+          const file = (event.target as HTMLInputElement).files?.[0];
+          if (file === undefined) return;
+          readSessionFile(file).then(
+            (session) => (setSaved(session), setLoadError('')),
+            (error: Error) => setLoadError(error.message),
+          );
+        },
+      }),
+    ]),
+    loadError === '' ? null : h('p', { class: 'error', role: 'alert' }, loadError),
     h('label', { class: 'field inline' }, [
       h('input', {
         type: 'checkbox',

@@ -2,7 +2,7 @@
  * A form generated from a JSON Schema: nested objects, arrays, enums, `oneOf`/`anyOf`, defaults and formats,
  * with a raw-JSON field wherever the schema says too little (or too much) for a form.
  */
-import { h, type VNode } from 'preact';
+import { h, type ComponentChild } from 'preact';
 import { useState } from 'preact/hooks';
 
 export type Schema = {
@@ -73,7 +73,7 @@ interface FieldProps {
   required?: boolean;
 }
 
-export function Field(props: FieldProps): VNode {
+export function Field(props: FieldProps): ComponentChild {
   const { schema, value, onChange, path, label } = props;
   const caption = `${schema.title ?? label}${props.required ? ' *' : ''}`;
   const help = schema.description ? h('small', { class: 'help' }, schema.description) : null;
@@ -190,7 +190,7 @@ export function Field(props: FieldProps): VNode {
   }
 }
 
-function VariantField(props: FieldProps & { variants: Schema[] }): VNode {
+function VariantField(props: FieldProps & { variants: Schema[] }): ComponentChild {
   const { variants, path } = props;
   const [chosen, setChosen] = useState(0);
   const variant = variants[chosen] ?? {};
@@ -218,7 +218,7 @@ function VariantField(props: FieldProps & { variants: Schema[] }): VNode {
 }
 
 /** A JSON text field: the value is parsed when the text is valid JSON. */
-export function RawJsonField(props: FieldProps & { caption?: string }): VNode {
+export function RawJsonField(props: FieldProps & { caption?: string }): ComponentChild {
   const [text, setText] = useState(props.value === undefined ? '' : JSON.stringify(props.value, null, 2));
   const [error, setError] = useState('');
   return h('label', { class: 'field' }, [

@@ -22,7 +22,7 @@ import { Timeline, type TimelineEntry } from '../core/timeline.js';
 import { loopbackBindAddress, newToken, RequestGuard } from './guard.js';
 
 export interface BackendOptions {
-  /** The one server the UI may connect to; absent: the UI can only open saved sessions. */
+  /** The one server the UI may connect to; absent: the UI can only open saved timelines. */
   readonly target?: Target;
   readonly revision?: Revision | 'auto';
   readonly host?: string;

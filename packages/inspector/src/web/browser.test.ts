@@ -132,6 +132,12 @@ describe('the inspector UI over stdio', () => {
         .map((line) => JSON.parse(line) as Record<string, unknown>);
       expect(lines[0]).toMatchObject({ format: 'mcpengine-inspect-session', revision: '2026-07-28' });
       expect(lines.some((line) => line['method'] === 'notifications/progress')).toBe(true);
+
+      // Reopen the exported file in the page.
+      await page.getByLabel('Open a saved timeline').setInputFiles(file);
+      await expect
+        .poll(() => page.getByRole('heading', { level: 2 }).textContent())
+        .toMatch(new RegExp(`Saved timeline .*: ${lines.length - 1} entries, 0 schema violation`));
     } finally {
       await page.close();
     }
