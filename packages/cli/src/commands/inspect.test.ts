@@ -488,3 +488,39 @@ describe('findings', () => {
     expect(run.stderr).toMatch(/warning: structuredContent\/n does not match/);
   });
 });
+
+describe('inspect (web UI)', () => {
+  it('prints the address with its token and stops when interrupted', async () => {
+    const interrupt = new AbortController();
+    let stdout = '';
+    let printed: () => void = () => {};
+    const url = new Promise<void>((resolveUrl) => (printed = resolveUrl));
+    const running = runCli(['inspect', '--stdio', `node ${SERVER}`, '--port', '0'], {
+      stdout: (text) => {
+        stdout += text;
+        if (/#token=/.test(stdout)) printed();
+      },
+      stderr: () => {},
+      env: {},
+      cwd: ROOT,
+      isTTY: false,
+      signal: interrupt.signal,
+    });
+    await url;
+    const address = /(http:\/\/127\.0\.0\.1:\d+)\/#token=([\w-]+)/.exec(stdout);
+    expect(address).not.toBeNull();
+    const state = await fetch(`${address![1]}/api/state`, {
+      headers: { authorization: `Bearer ${address![2]}` },
+    });
+    expect(state.status).toBe(200);
+    expect(await state.json()).toMatchObject({ connected: false, target: { kind: 'stdio' } });
+    interrupt.abort();
+    expect(await running).toBe(0);
+  });
+
+  it('refuses a wildcard bind', async () => {
+    const run = await inspect('--stdio', `node ${SERVER}`, '--host', '0.0.0.0');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/refusing to serve the inspector on 0\.0\.0\.0/);
+  });
+});

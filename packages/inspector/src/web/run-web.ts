@@ -10,8 +10,11 @@ import { flagValue, hasFlag, targetOf, UsageError, type RawArguments } from '../
 import type { CliIo } from '../cli/run-cli.js';
 import { startBackend } from './backend.js';
 
-/** The built UI, next to the compiled backend (`dist/ui`). */
-export const UI_ASSETS_DIR = fileURLToPath(new URL('../ui/', import.meta.url));
+/** The built UI: `dist/ui`, next to the compiled backend (or beside `src/` when run from sources in tests). */
+export const UI_ASSETS_DIR =
+  [new URL('../ui/', import.meta.url), new URL('../../dist/ui/', import.meta.url)]
+    .map((url) => fileURLToPath(url))
+    .find((dir) => existsSync(`${dir}/index.html`)) ?? fileURLToPath(new URL('../ui/', import.meta.url));
 
 export async function runInspectWeb(args: RawArguments, io: CliIo): Promise<number> {
   let options;
