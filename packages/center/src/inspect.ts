@@ -71,7 +71,8 @@ export async function inspectServer(
         const capabilities = (connected.serverCapabilities ?? {}) as JsonObject;
         const resources: JsonObject[] = [];
         if (capabilities['resources'] !== undefined)
-          for await (const resource of connected.resources()) resources.push(resource as unknown as JsonObject);
+          for await (const resource of connected.resources())
+            resources.push(resource as unknown as JsonObject);
         return {
           revision: connected.revision,
           era: connected.era,
