@@ -305,7 +305,22 @@ describe('IntrospectionVerifier (RFC 7662)', () => {
       [{ active: true }, /no audience/],
       [{ active: true, aud: RESOURCE, exp: 1 }, /expired/],
       [{ active: 'true', aud: RESOURCE }, /not active/],
+      // Loose answers: a claim of the wrong type is not silently skipped.
+      [{ active: true, aud: RESOURCE, exp: '1' }, /invalid "exp"/],
+      [{ active: true, aud: RESOURCE, nbf: '99999999999' }, /invalid "nbf"/],
+      [{ active: true, aud: RESOURCE, scope: ['admin'] }, /invalid "scope"/],
+      [{ active: true, aud: [RESOURCE, 7] }, /invalid "aud"/],
+      [{ active: true, aud: RESOURCE, iss: 42 }, /invalid "iss"/],
+      // Not an access token, or one bound to a key this Bearer request cannot prove.
+      [{ active: true, aud: RESOURCE, token_type: 'refresh_token' }, /not an access token/],
+      [
+        { active: true, aud: RESOURCE, token_type: 'urn:ietf:params:oauth:token-type:id_token' },
+        /not an access token/,
+      ],
+      [{ active: true, aud: RESOURCE, cnf: { jkt: 'x' } }, /bound to a key/],
     ];
+    const accepted = { active: true, aud: RESOURCE, token_type: 'Bearer' };
+    expect((await setup(() => accepted).verifier.verify('t')).resource).toBe(RESOURCE);
     for (const [answer, message] of cases) {
       const { verifier } = setup(() => answer);
       const error = await refusal(verifier.verify('t'));
@@ -314,6 +329,23 @@ describe('IntrospectionVerifier (RFC 7662)', () => {
     }
     const { verifier } = setup(() => ({ active: true }), { requireAudience: false });
     expect((await verifier.verify('t')).scopes).toEqual([]);
+  });
+
+  it('bounds introspection requests for tokens not in the cache (503 beyond, without asking)', async () => {
+    const ctx = setup(() => ({ active: false }), { maxRequestsPerSecond: 3 });
+    const outcomes = [];
+    for (let i = 0; i < 10; i++) outcomes.push(await refusal(ctx.verifier.verify(`random-${i}`)));
+    expect(outcomes.slice(0, 3).every((e) => e instanceof InvalidTokenError)).toBe(true);
+    for (const outcome of outcomes.slice(3)) {
+      expect(outcome).toBeInstanceOf(Error);
+      expect(outcome).not.toBeInstanceOf(InvalidTokenError); // unavailable (503), not the token's fault
+    }
+    expect(ctx.net.calls).toHaveLength(3);
+    // A known token is still answered from the cache; the next second has a fresh budget.
+    expect(await refusal(ctx.verifier.verify('random-0'))).toBeInstanceOf(InvalidTokenError);
+    ctx.tick(1_000);
+    expect(await refusal(ctx.verifier.verify('random-11'))).toBeInstanceOf(InvalidTokenError);
+    expect(ctx.net.calls).toHaveLength(4);
   });
 
   it('caches a refusal briefly, an acceptance until expiry, and treats endpoint failures as unavailable', async () => {
