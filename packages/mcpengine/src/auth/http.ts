@@ -3,6 +3,8 @@
  * with a size limit and a deadline, over HTTPS (plain HTTP only to loopback unless allowed), and redirects are
  * followed only within the same origin and only for GET.
  */
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import type { FetchLike } from '../transports/http/client-fetch.js';
 import { AuthorizationError } from './errors.js';
 
@@ -18,6 +20,17 @@ export interface AuthHttpOptions {
    * allows them anywhere (tests, private networks); `false` never.
    */
   allowHttp?: boolean | 'loopback';
+  /**
+   * Refuse targets on loopback, private, link-local and other non-public addresses: by host name, by IP
+   * literal, and by the addresses the name resolves to just before connecting. The OAuth client sets it when
+   * the MCP server is not itself local, so that a remote server cannot aim this process at local services.
+   */
+  blockPrivateNetworks?: boolean;
+  /**
+   * Resolves a host name to its addresses, for `blockPrivateNetworks`. Default: the system resolver when the
+   * built-in `fetch` is used; with a custom `fetch` (which owns its connections) names are not resolved.
+   */
+  lookup?: (hostname: string) => Promise<readonly string[]>;
 }
 
 export interface AuthResponse {
@@ -38,6 +51,85 @@ export function isLoopbackHost(hostname: string): boolean {
     host === '::1' ||
     /^127(\.\d{1,3}){3}$/.test(host)
   );
+}
+
+function ipv4Private(address: string): boolean {
+  const [a, b] = address.split('.').map(Number) as [number, number];
+  return (
+    a === 0 ||
+    a === 10 ||
+    a === 127 ||
+    (a === 100 && b >= 64 && b <= 127) || // carrier-grade NAT
+    (a === 169 && b === 254) || // link-local, cloud metadata services
+    (a === 172 && b >= 16 && b <= 31) ||
+    (a === 192 && b === 168) ||
+    (a === 198 && (b === 18 || b === 19)) || // benchmarking
+    a >= 224 // multicast, reserved, broadcast
+  );
+}
+
+/** The eight 16-bit groups of a valid IPv6 address (an embedded IPv4 tail becomes two groups). */
+function ipv6Groups(address: string): number[] {
+  let text = address;
+  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (v4) {
+    const [a, b, c, d] = v4.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::') as [string, string | undefined];
+  const parse = (part: string) => (part === '' ? [] : part.split(':').map((g) => parseInt(g, 16)));
+  const left = parse(head);
+  const right = tail === undefined ? [] : parse(tail);
+  return [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+}
+
+/** Whether an IP address (v4 or v6, brackets allowed) is not a public unicast address. */
+export function isPrivateAddress(value: string): boolean {
+  const address = value.replace(/^\[|\]$/g, '').toLowerCase();
+  const version = isIP(address);
+  if (version === 4) return ipv4Private(address);
+  if (version !== 6) return false;
+  const g = ipv6Groups(address);
+  const embeddedV4 = () => `${g[6]! >> 8}.${g[6]! & 255}.${g[7]! >> 8}.${g[7]! & 255}`;
+  const zeroPrefix = g.slice(0, 5).every((x) => x === 0);
+  if (zeroPrefix && g[5] === 0xffff) return ipv4Private(embeddedV4()); // IPv4-mapped
+  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0))
+    return ipv4Private(embeddedV4()); // NAT64
+  if (zeroPrefix && g[5] === 0 && g[6] === 0 && (g[7] === 0 || g[7] === 1)) return true; // :: and ::1
+  return (
+    (g[0]! & 0xfe00) === 0xfc00 || // unique local fc00::/7
+    (g[0]! & 0xffc0) === 0xfe80 || // link-local fe80::/10
+    (g[0]! & 0xff00) === 0xff00 // multicast
+  );
+}
+
+/**
+ * With `blockPrivateNetworks`, refuses a target on a local or private network — by name or literal first, then
+ * by every address the name resolves to (a public-looking name may point at 127.0.0.1).
+ */
+async function checkTarget(url: URL, what: string, options: AuthHttpOptions): Promise<void> {
+  if (!options.blockPrivateNetworks) return;
+  const host = url.hostname;
+  const refuse = () =>
+    new AuthorizationError(
+      'blocked-target',
+      `The ${what} at ${url.origin} is on a local or private network; refused (allowPrivateNetworks opts in)`,
+    );
+  if (isLoopbackHost(host) || isPrivateAddress(host)) throw refuse();
+  if (isIP(host.replace(/^\[|\]$/g, '')) !== 0) return;
+  const resolve =
+    options.lookup ??
+    (options.fetch
+      ? undefined
+      : async (name: string) => (await lookup(name, { all: true })).map((entry) => entry.address));
+  if (!resolve) return;
+  let addresses: readonly string[];
+  try {
+    addresses = await resolve(host);
+  } catch (error) {
+    throw new AuthorizationError('discovery', `Could not resolve the ${what} host ${host}`, { cause: error });
+  }
+  if (addresses.some(isPrivateAddress)) throw refuse();
 }
 
 /** Parses an absolute http(s) URL and checks that this flow may use it. */
@@ -99,6 +191,7 @@ export async function authRequest(
   const limit = options.maxBytes ?? 256 * 1024;
   let current = checkUrl(url, what, options.allowHttp);
   for (let hop = 0; ; hop++) {
+    await checkTarget(current, what, options);
     const signal = AbortSignal.timeout(options.timeoutMs ?? 10_000);
     let response: Response;
     try {

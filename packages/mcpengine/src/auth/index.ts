@@ -16,6 +16,7 @@ export { AuthorizationError, OAuthError, type AuthorizationFailure } from './err
 export {
   authRequest,
   isLoopbackHost,
+  isPrivateAddress,
   jsonObjectOf,
   type AuthHttpOptions,
   type AuthResponse,

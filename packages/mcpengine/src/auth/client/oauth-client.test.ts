@@ -631,6 +631,57 @@ describe('credentials bound to their authorization server', () => {
   });
 });
 
+describe('discovery targets', () => {
+  async function refusedWith(
+    w: World,
+    options: Partial<OAuthClientOptions> = {},
+  ): Promise<AuthorizationError> {
+    const error = await failure(client(w, options).post());
+    const cause = error instanceof AuthorizationError ? error : error.cause;
+    expect(cause).toBeInstanceOf(AuthorizationError);
+    return cause as AuthorizationError;
+  }
+
+  it('refuses a resource_metadata URL on another origin than the MCP server, without fetching it', async () => {
+    const w = world({
+      challenge: () => 'Bearer resource_metadata="https://evil.example/.well-known/oauth-protected-resource"',
+    });
+    expect((await refusedWith(w)).reason).toBe('blocked-target');
+    expect(w.log.some((line) => line.includes('evil.example'))).toBe(false);
+  });
+
+  it('refuses authorization servers on loopback, private or link-local addresses for a remote MCP server', async () => {
+    for (const target of [
+      'http://localhost:8080',
+      'http://127.0.0.1:9000',
+      'https://169.254.169.254',
+      'https://10.1.2.3',
+      'https://[::1]',
+      'https://[fd00::1]',
+      'https://[::ffff:192.168.0.1]',
+    ]) {
+      const w = world({ issuer: () => target });
+      expect((await refusedWith(w)).reason).toBe('blocked-target');
+      expect(w.log.some((line) => line.includes(new URL(target).host))).toBe(false);
+    }
+  });
+
+  it('checks the addresses a name resolves to, and lets allowPrivateNetworks opt in', async () => {
+    const resolved: string[] = [];
+    const lookup = async (host: string) => {
+      resolved.push(host);
+      return host === 'auth.example.com' ? ['10.0.0.7'] : ['93.184.215.14'];
+    };
+    const w = world();
+    expect((await refusedWith(w, { lookup })).reason).toBe('blocked-target');
+    expect(resolved).toContain('auth.example.com');
+    expect(w.log.some((line) => line.includes('auth.example.com'))).toBe(false);
+
+    const open = world();
+    expect((await client(open, { lookup, allowPrivateNetworks: true }).post()).status).toBe(200);
+  });
+});
+
 describe('non-interactive grants', () => {
   it('client credentials with private_key_jwt: an assertion jose accepts, for the issuer', async () => {
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });

@@ -21,7 +21,7 @@ import type { JsonObject } from '../../protocol/types.js';
 import type { FetchLike } from '../../transports/http/client-fetch.js';
 import { AuthorizationError, OAuthError } from '../errors.js';
 import { randomToken } from '../encoding.js';
-import type { AuthHttpOptions } from '../http.js';
+import { isLoopbackHost, type AuthHttpOptions } from '../http.js';
 import { createPkce } from '../pkce.js';
 import type { Jwk } from '../jose/keys.js';
 import { authChallengeOf, type BearerChallenge } from '../www-authenticate.js';
@@ -112,6 +112,11 @@ export interface OAuthClientOptions extends AuthHttpOptions, ClientMetadataOptio
    * never. Default: when the MCP server's challenge uses the `DPoP` scheme.
    */
   dpop?: boolean;
+  /**
+   * Let the flows of a non-loopback MCP server reach loopback, private and link-local addresses (an
+   * authorization server on the same private network). Default false.
+   */
+  allowPrivateNetworks?: boolean;
   /** Authorization flows at most per HTTP request (401, then step-ups). Default 3. */
   maxAttempts?: number;
   /** Progress messages (never secrets). */
@@ -346,7 +351,7 @@ export class OAuthClient {
     const sticky = this.#refused.get(server);
     if (sticky) throw sticky;
     const previous = await this.#record(server);
-    const http = this.#http();
+    const http = this.#http(url);
     const grant = this.#options.grant;
     const preferredIssuers = [
       ...(this.#options.clients ?? []).map((c) => c.issuer),
@@ -412,8 +417,17 @@ export class OAuthClient {
     }
   }
 
-  #http(): AuthHttpOptions {
+  /**
+   * The HTTP options of a flow for the MCP server at `server`. Unless the server is itself on loopback (local
+   * development) or `allowPrivateNetworks` is set, no request of the flow may reach a loopback, private or
+   * link-local address: the server names the URLs, and must not aim this process at its neighbours.
+   */
+  #http(server: URL | string): AuthHttpOptions {
     const http: AuthHttpOptions = {};
+    const local = isLoopbackHost(new URL(server).hostname);
+    if ((!local && this.#options.allowPrivateNetworks !== true) || this.#options.blockPrivateNetworks)
+      http.blockPrivateNetworks = true;
+    if (this.#options.lookup) http.lookup = this.#options.lookup;
     if (this.#options.fetch) http.fetch = this.#options.fetch;
     if (this.#options.timeoutMs !== undefined) http.timeoutMs = this.#options.timeoutMs;
     if (this.#options.allowHttp !== undefined) http.allowHttp = this.#options.allowHttp;
@@ -466,7 +480,7 @@ export class OAuthClient {
         issuer: discovered.issuer,
         ...(dpop && { dpop }),
       },
-      this.#http(),
+      this.#http(discovered.resource),
     );
     // Rotation: a new refresh token replaces the old; without one, the old stays valid (OAuth 2.1 §4.3.1).
     const next: TokenResponse = { ...tokens };
@@ -495,7 +509,7 @@ export class OAuthClient {
       clientMetadataUrl: this.#options.clientMetadataUrl,
       metadata: this.#options,
       store: this.#store,
-      http: this.#http(),
+      http: this.#http(discovered.resource),
       ...(protocolVersion !== undefined && { protocolVersion }),
     });
   }
@@ -578,7 +592,7 @@ export class OAuthClient {
         issuer: discovered.issuer,
         ...(dpop && { dpop }),
       },
-      this.#http(),
+      this.#http(discovered.resource),
     ).catch(async (error: unknown) => {
       // A stored registration the server no longer knows: forget it, so that the next flow registers again.
       if (error instanceof OAuthError && error.error === 'invalid_client' && client.source === 'stored') {
@@ -651,7 +665,7 @@ export class OAuthClient {
     const scope = requested.length > 0 ? requested.join(' ') : undefined;
     const headers: Record<string, string> = {};
     if (protocolVersion !== undefined) headers['mcp-protocol-version'] = protocolVersion;
-    const http = this.#http();
+    const http = this.#http(discovered.resource);
     switch (grant.type) {
       case 'client_credentials':
         return requestToken(
