@@ -3,8 +3,6 @@
  * with a size limit and a deadline, over HTTPS (plain HTTP only to loopback unless allowed), and redirects are
  * followed only within the same origin and only for GET.
  */
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
 import type { FetchLike } from '../transports/http/client-fetch.js';
 import { AuthorizationError } from './errors.js';
 
@@ -68,15 +66,26 @@ function ipv4Private(address: string): boolean {
   );
 }
 
-/** The eight 16-bit groups of a valid IPv6 address (an embedded IPv4 tail becomes two groups). */
-function ipv6Groups(address: string): number[] {
-  let text = address;
-  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
-  if (v4) {
-    const [a, b, c, d] = v4.slice(1).map(Number) as [number, number, number, number];
-    text = `${text.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+
+function isIpv4(address: string): boolean {
+  const match = IPV4.exec(address);
+  return match !== null && match.slice(1).every((part) => Number(part) <= 255);
+}
+
+/**
+ * The eight 16-bit groups of an IPv6 address, or undefined if it is not one. The URL parser (available in every
+ * runtime) validates it and serializes it canonically: hexadecimal groups only, at most one `::`.
+ */
+function ipv6Groups(address: string): number[] | undefined {
+  if (!address.includes(':')) return undefined;
+  let canonical: string;
+  try {
+    canonical = new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return undefined;
   }
-  const [head, tail] = text.split('::') as [string, string | undefined];
+  const [head, tail] = canonical.split('::') as [string, string | undefined];
   const parse = (part: string) => (part === '' ? [] : part.split(':').map((g) => parseInt(g, 16)));
   const left = parse(head);
   const right = tail === undefined ? [] : parse(tail);
@@ -86,10 +95,9 @@ function ipv6Groups(address: string): number[] {
 /** Whether an IP address (v4 or v6, brackets allowed) is not a public unicast address. */
 export function isPrivateAddress(value: string): boolean {
   const address = value.replace(/^\[|\]$/g, '').toLowerCase();
-  const version = isIP(address);
-  if (version === 4) return ipv4Private(address);
-  if (version !== 6) return false;
+  if (isIpv4(address)) return ipv4Private(address);
   const g = ipv6Groups(address);
+  if (!g) return false;
   const embeddedV4 = () => `${g[6]! >> 8}.${g[6]! & 255}.${g[7]! >> 8}.${g[7]! & 255}`;
   const zeroPrefix = g.slice(0, 5).every((x) => x === 0);
   if (zeroPrefix && g[5] === 0xffff) return ipv4Private(embeddedV4()); // IPv4-mapped
@@ -101,6 +109,12 @@ export function isPrivateAddress(value: string): boolean {
     (g[0]! & 0xffc0) === 0xfe80 || // link-local fe80::/10
     (g[0]! & 0xff00) === 0xff00 // multicast
   );
+}
+
+/** Every address of a name, by the system resolver (loaded on first use: only Node-like runtimes have it). */
+async function systemLookup(name: string): Promise<string[]> {
+  const { lookup } = await import('node:dns/promises');
+  return (await lookup(name, { all: true })).map((entry) => entry.address);
 }
 
 /**
@@ -116,12 +130,8 @@ async function checkTarget(url: URL, what: string, options: AuthHttpOptions): Pr
       `The ${what} at ${url.origin} is on a local or private network; refused (allowPrivateNetworks opts in)`,
     );
   if (isLoopbackHost(host) || isPrivateAddress(host)) throw refuse();
-  if (isIP(host.replace(/^\[|\]$/g, '')) !== 0) return;
-  const resolve =
-    options.lookup ??
-    (options.fetch
-      ? undefined
-      : async (name: string) => (await lookup(name, { all: true })).map((entry) => entry.address));
+  if (isIpv4(host) || host.startsWith('[')) return; // an IP literal, checked above
+  const resolve = options.lookup ?? (options.fetch ? undefined : systemLookup);
   if (!resolve) return;
   let addresses: readonly string[];
   try {
