@@ -10,7 +10,13 @@ import type { JsonObject } from '../protocol/types.js';
 import { RemoteJwks, type RemoteJwksOptions } from './jwks.js';
 import { importPublicJwk, type Jwk, type JwsAlgorithm } from './jose/keys.js';
 import { JwtError, verifyJwt } from './jose/jwt.js';
-import { InvalidTokenError, sameResource, scopesOfClaims, type TokenVerifier } from './verifier.js';
+import {
+  InvalidTokenError,
+  sameResource,
+  scopesOfClaims,
+  type TokenBinding,
+  type TokenVerifier,
+} from './verifier.js';
 
 export interface JwtVerifierOptions {
   /** Accepted issuers (the authorization servers of this resource), compared exactly. */
@@ -63,7 +69,7 @@ export class JwtVerifier implements TokenVerifier {
     if (!this.#jwks && this.#keys.length === 0) throw new TypeError('JwtVerifier needs `jwks` or `keys`');
   }
 
-  async verify(token: string): Promise<AuthInfo> {
+  async verify(token: string, binding?: TokenBinding): Promise<AuthInfo> {
     const audiences =
       typeof this.#options.audience === 'string' ? [this.#options.audience] : this.#options.audience;
     let decoded;
@@ -84,7 +90,12 @@ export class JwtVerifier implements TokenVerifier {
       throw error;
     }
     const claims = decoded.claims;
-    if (claims.cnf !== undefined) {
+    if (binding) {
+      const cnf = claims.cnf as { jkt?: unknown } | undefined;
+      if (typeof cnf !== 'object' || cnf === null || cnf.jkt !== binding.jkt) {
+        throw new InvalidTokenError('The access token is not bound to the key of the DPoP proof');
+      }
+    } else if (claims.cnf !== undefined) {
       throw new InvalidTokenError('The access token is bound to a key (cnf) and was presented without proof');
     }
     const aud = typeof claims.aud === 'string' ? [claims.aud] : (claims.aud ?? []);
