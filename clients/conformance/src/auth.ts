@@ -51,6 +51,15 @@ function log(message: string): void {
   console.error(`conformance-client: ${message}`);
 }
 
+/**
+ * The conformance suite's mock authorization servers live on ephemeral `localhost` ports that no scenario
+ * context names, so the harness binds its grant credentials to "an http://localhost issuer".
+ */
+function mockIssuer(issuer: string): boolean {
+  const url = new URL(issuer);
+  return url.protocol === 'http:' && url.hostname === 'localhost';
+}
+
 /** The OAuthClient options of a scenario (its context: pre-registered credentials, grants). */
 function authOptions(run: ScenarioRun): OAuthClientOptions {
   const base: OAuthClientOptions = {
@@ -78,6 +87,7 @@ function authOptions(run: ScenarioRun): OAuthClientOptions {
         ...base,
         grant: {
           type: 'client_credentials',
+          issuer: mockIssuer,
           credentials: { clientId: text(context, 'client_id'), clientSecret: text(context, 'client_secret') },
         },
       };
@@ -86,6 +96,7 @@ function authOptions(run: ScenarioRun): OAuthClientOptions {
         ...base,
         grant: {
           type: 'client_credentials',
+          issuer: mockIssuer,
           credentials: {
             clientId: text(context, 'client_id'),
             privateKey: text(context, 'private_key_pem'),
@@ -99,6 +110,7 @@ function authOptions(run: ScenarioRun): OAuthClientOptions {
         ...base,
         grant: {
           type: 'jwt_bearer',
+          issuer: mockIssuer,
           assertion: text(context, 'valid_jwt'),
           credentials: { clientId: text(context, 'client_id') },
         },
@@ -108,6 +120,7 @@ function authOptions(run: ScenarioRun): OAuthClientOptions {
         ...base,
         grant: {
           type: 'id_jag',
+          issuer: mockIssuer,
           idpTokenEndpoint: text(context, 'idp_token_endpoint'),
           idToken: text(context, 'idp_id_token'),
           idpCredentials: { clientId: text(context, 'idp_client_id') },

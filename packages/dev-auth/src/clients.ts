@@ -6,6 +6,7 @@ import {
   AuthorizationError,
   authRequest,
   isLoopbackHost,
+  isPrivateAddress,
   jsonObjectOf,
   randomToken,
   type AuthHttpOptions,
@@ -129,11 +130,49 @@ function stringList(value: unknown, what: string, max = 20): string[] | undefine
   return value as string[];
 }
 
+/** Where this server may fetch from on a client's word (metadata documents, `jwks_uri`). */
+export interface FetchPolicy extends AuthHttpOptions {
+  /** Let client-supplied URLs reach loopback, private and link-local addresses (local tests). Default false. */
+  allowPrivateNetworks?: boolean;
+}
+
+/** The HTTP options of a fetch on a client's word: private targets blocked unless opted in. */
+export function clientFetchOptions(policy: FetchPolicy): AuthHttpOptions {
+  const { allowPrivateNetworks, ...http } = policy;
+  return { allowHttp: false, ...http, blockPrivateNetworks: allowPrivateNetworks !== true };
+}
+
+/**
+ * Checks a client's `jwks_uri` when it registers, so that a bad one is refused then rather than fetched
+ * later: an absolute https URL (http only where allowed), no credentials or fragment, not on a local or
+ * private address unless allowed. Names that resolve to private addresses are caught when fetching.
+ */
+function jwksUriProblem(value: string, policy: FetchPolicy): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'is not an absolute URL';
+  }
+  const httpAllowed =
+    policy.allowHttp === true || (policy.allowHttp === 'loopback' && isLoopbackHost(url.hostname));
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && httpAllowed)) return 'must use https';
+  if (url.username !== '' || url.password !== '' || url.hash !== '')
+    return 'must not carry credentials or a fragment';
+  if (
+    policy.allowPrivateNetworks !== true &&
+    (isLoopbackHost(url.hostname) || isPrivateAddress(url.hostname))
+  )
+    return 'is on a local or private network';
+  return undefined;
+}
+
 /** Validates client metadata (RFC 7591 §2), for registration or from a metadata document. */
 function validateMetadata(
   body: Record<string, unknown>,
   supportedMethods: readonly string[],
   fromDocument: boolean,
+  policy: FetchPolicy = {},
 ): DevClient {
   const redirectUris = stringList(body.redirect_uris, 'redirect_uris') ?? [];
   for (const uri of redirectUris) {
@@ -197,7 +236,12 @@ function validateMetadata(
       throw new RegistrationError('invalid_client_metadata', 'jwks must be a JWK Set');
     }
     if (jwks) client.jwks = { keys: jwks.keys as Jwk[] };
-    if (typeof body.jwks_uri === 'string') client.jwks_uri = body.jwks_uri;
+    if (body.jwks_uri !== undefined) {
+      const problem =
+        typeof body.jwks_uri === 'string' ? jwksUriProblem(body.jwks_uri, policy) : 'must be a string';
+      if (problem) throw new RegistrationError('invalid_client_metadata', `jwks_uri ${problem}`);
+      client.jwks_uri = body.jwks_uri as string;
+    }
     if (!client.jwks && !client.jwks_uri)
       throw new RegistrationError('invalid_client_metadata', 'private_key_jwt needs jwks or jwks_uri');
   }
@@ -208,7 +252,7 @@ export interface ClientRegistryOptions {
   clients?: readonly DevClient[];
   supportedMethods: readonly string[];
   /** Fetching metadata documents. Default: https only, 5 s, 16 KiB. */
-  cimd?: AuthHttpOptions & { enabled?: boolean };
+  cimd?: FetchPolicy & { enabled?: boolean };
   maxClients?: number;
 }
 
@@ -248,7 +292,7 @@ export class ClientRegistry {
     if (this.#clients.size >= (this.#options.maxClients ?? 10_000)) {
       throw new RegistrationError('invalid_client_metadata', 'Too many clients are registered');
     }
-    const validated = validateMetadata(body, this.#options.supportedMethods, false);
+    const validated = validateMetadata(body, this.#options.supportedMethods, false, this.#options.cimd);
     validated.client_id = randomToken(16);
     if (
       validated.token_endpoint_auth_method === 'client_secret_basic' ||
@@ -282,7 +326,7 @@ export class ClientRegistry {
         url,
         { method: 'GET', headers: { accept: 'application/json' } },
         'client metadata document',
-        { timeoutMs: 5_000, maxBytes: 16 * 1024, allowHttp: false, ...this.#options.cimd },
+        { timeoutMs: 5_000, maxBytes: 16 * 1024, ...clientFetchOptions(this.#options.cimd ?? {}) },
       );
       if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
       document = jsonObjectOf(response, 'client metadata document');
@@ -306,7 +350,7 @@ export class ClientRegistry {
         'The client metadata document needs client_name and redirect_uris',
       );
     }
-    const validated = validateMetadata(document, this.#options.supportedMethods, true);
+    const validated = validateMetadata(document, this.#options.supportedMethods, true, this.#options.cimd);
     validated.client_id = clientId;
     return withDefaults(validated, 'metadata-document');
   }

@@ -391,6 +391,31 @@ describe('client authentication and other grants', () => {
     expect((await call(as, '/token', form({ ...body, client_assertion: wrongAudience }))).status).toBe(401);
   });
 
+  it('private_key_jwt: refuses an assertion living so long that its jti would be remembered for years', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const as = server({
+      clients: [
+        {
+          client_id: 'svc',
+          redirect_uris: [],
+          token_endpoint_auth_method: 'private_key_jwt',
+          grant_types: ['client_credentials'],
+          jwks: { keys: [exportPublicJwk(publicKey)] },
+        },
+      ],
+    });
+    const body = (assertion: string) =>
+      form({
+        grant_type: 'client_credentials',
+        client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+        client_assertion: assertion,
+      });
+    const decade = clientAssertion({ clientId: 'svc', privateKey }, ISSUER, 10 * 365 * 86_400);
+    expect((await call(as, '/token', body(decade))).status).toBe(401);
+    const fiveMinutes = clientAssertion({ clientId: 'svc', privateKey }, ISSUER, 300);
+    expect((await call(as, '/token', body(fiveMinutes))).status).toBe(200);
+  });
+
   it('refuses oversized and non-form token requests', async () => {
     const as = server();
     const big = await call(
@@ -415,6 +440,30 @@ describe('Dynamic Client Registration (RFC 7591)', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
+
+  it('refuses a jwks_uri that is not https or points at a local or private network', async () => {
+    const as = server();
+    const base = {
+      grant_types: ['client_credentials'],
+      token_endpoint_auth_method: 'private_key_jwt',
+    };
+    for (const jwksUri of [
+      'http://keys.example/jwks',
+      'https://127.0.0.1/jwks',
+      'https://localhost/jwks',
+      'https://169.254.169.254/latest',
+      'https://[fd00::1]/jwks',
+      'https://user:pw@keys.example/jwks',
+      'not a url',
+    ]) {
+      const answer = await register(as, { ...base, jwks_uri: jwksUri });
+      expect(answer.status).toBe(400);
+      expect(((await answer.json()) as { error: string }).error).toBe('invalid_client_metadata');
+    }
+    expect((await register(as, { ...base, jwks_uri: 'https://keys.example/jwks' })).status).toBe(201);
+    const local = server({ clientMetadataDocuments: { allowPrivateNetworks: true, allowHttp: true } });
+    expect((await register(local, { ...base, jwks_uri: 'http://127.0.0.1:9/jwks' })).status).toBe(201);
+  });
 
   it('registers public and confidential clients, and their credentials work', async () => {
     const as = server();
@@ -527,6 +576,30 @@ describe('Client ID Metadata Documents', () => {
     };
     return { as: server({ clientMetadataDocuments: { fetch } }), fetched };
   }
+
+  it('never fetches a document on a local or private network (by name, literal or resolved address)', async () => {
+    const fetched: string[] = [];
+    const fetch: FetchLike = async (url) => {
+      fetched.push(url.href);
+      return new Response('{}', { headers: { 'content-type': 'application/json' } });
+    };
+    const lookup = async (host: string) => (host === 'internal.example' ? ['10.0.0.8'] : ['93.184.215.14']);
+    const as = server({ clientMetadataDocuments: { fetch, lookup } });
+    for (const id of [
+      'https://127.0.0.1/client.json',
+      'https://localhost/client.json',
+      'https://169.254.169.254/latest/meta-data.json',
+      'https://[::ffff:10.0.0.1]/client.json',
+      'https://internal.example/client.json',
+    ]) {
+      const answer = await authorize(as, { client_id: id });
+      expect(answer.params?.has('code') ?? false).toBe(false);
+    }
+    expect(fetched).toEqual([]);
+    const open = server({ clientMetadataDocuments: { fetch, lookup, allowPrivateNetworks: true } });
+    await authorize(open, { client_id: 'https://internal.example/client.json' });
+    expect(fetched).toEqual(['https://internal.example/client.json']);
+  });
 
   it('fetches the document of a URL client id, checks it, and caches it', async () => {
     const { as, fetched } = withDocument({

@@ -36,7 +36,6 @@ import {
   signJwt,
   verifyJwt,
   verifyPkce,
-  type AuthHttpOptions,
   type AuthorizationServerMetadata,
   type Jwk,
   type JwsAlgorithm,
@@ -47,8 +46,16 @@ import {
   redirectUriMatches,
   type DevClient,
   type KnownClient,
+  clientFetchOptions,
+  type FetchPolicy,
 } from './clients.js';
 import { consentPage, errorPage, PAGE_HEADERS } from './pages.js';
+
+/** Authorization requests waiting on the consent page at most (each expires after 5 minutes). */
+const MAX_PENDING_CONSENTS = 1_000;
+/** Client assertion `jti`s remembered at most, and the longest assertion lifetime accepted. */
+const MAX_REMEMBERED_ASSERTIONS = 10_000;
+const MAX_ASSERTION_LIFETIME_MS = 10 * 60_000;
 
 export interface DevAuthServerOptions {
   /** The issuer identifier: `http(s)://host[:port][/path]`, no trailing slash, no query. */
@@ -76,8 +83,12 @@ export interface DevAuthServerOptions {
   signingAlgorithm?: JwsAlgorithm;
   /** Dynamic Client Registration. Default true. */
   dynamicRegistration?: boolean;
-  /** Client ID Metadata Documents: fetch policy (`allowHttp` for local tests). Default: https only. */
-  clientMetadataDocuments?: AuthHttpOptions & { enabled?: boolean };
+  /**
+   * Fetches on a client's word — Client ID Metadata Documents and registered `jwks_uri`s: `allowHttp` and
+   * `allowPrivateNetworks` for local tests. Default: https only, never to loopback, private or link-local
+   * addresses (checked by name, literal and resolved address).
+   */
+  clientMetadataDocuments?: FetchPolicy & { enabled?: boolean };
   /** Accepted `Host` header values; default the issuer's host plus localhost/127.0.0.1/[::1] on its port. */
   allowedHosts?: readonly string[];
 }
@@ -418,6 +429,14 @@ export class DevAuthorizationServer {
       state = single(query, 'state');
       const params = this.#checkAuthorization(query, client, redirectUri, state);
       if (this.#options.autoApprove) return this.#approve(params);
+      if (this.#consents.size >= MAX_PENDING_CONSENTS) {
+        this.#sweep();
+        if (this.#consents.size >= MAX_PENDING_CONSENTS)
+          return html(
+            503,
+            errorPage('Busy', 'Too many authorizations are waiting for consent; try again later.'),
+          );
+      }
       const transaction = randomToken(24);
       this.#consents.set(transaction, { params, client, expiresAt: Date.now() + 300_000 });
       return html(
@@ -592,7 +611,12 @@ export class DevAuthorizationServer {
         });
         const jti = verified.claims.jti;
         if (typeof jti !== 'string' || this.#assertions.has(`${clientId} ${jti}`)) throw fail();
-        this.#assertions.set(`${clientId} ${jti}`, (verified.claims.exp ?? 0) * 1000 + 60_000);
+        // A jti is remembered until its assertion expires: a far-future exp would pin it (and memory) forever.
+        const exp = verified.claims.exp ?? 0;
+        if (exp * 1000 > Date.now() + MAX_ASSERTION_LIFETIME_MS) throw fail();
+        if (this.#assertions.size >= MAX_REMEMBERED_ASSERTIONS) this.#sweep();
+        if (this.#assertions.size >= MAX_REMEMBERED_ASSERTIONS) throw fail();
+        this.#assertions.set(`${clientId} ${jti}`, exp * 1000 + 60_000);
       } catch (error) {
         if (error instanceof OAuthFailure) throw error;
         throw fail();
@@ -638,8 +662,8 @@ export class DevAuthorizationServer {
     let remote = this.#clientKeys.get(client.client_id);
     if (!remote) {
       remote = new RemoteJwks(client.jwks_uri, {
-        allowHttp: this.#options.clientMetadataDocuments?.allowHttp ?? false,
         timeoutMs: 5_000,
+        ...clientFetchOptions(this.#options.clientMetadataDocuments ?? {}),
       });
       this.#clientKeys.set(client.client_id, remote);
     }

@@ -38,7 +38,11 @@ export type AuthorizationFailure =
   /** The authorization step itself failed (no redirect handler, the user declined, a timeout). */
   | 'interaction'
   /** Authorization was attempted as often as allowed for this request. */
-  | 'retry-limit';
+  | 'retry-limit'
+  /** The server names an authorization server its non-interactive credentials are not bound to. */
+  | 'untrusted-issuer'
+  /** A target that is loopback, private or link-local (or not on the MCP server's origin) where that is refused. */
+  | 'blocked-target';
 
 /** The client-side flow refused to go on. */
 export class AuthorizationError extends Error {

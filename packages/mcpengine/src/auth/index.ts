@@ -16,6 +16,7 @@ export { AuthorizationError, OAuthError, type AuthorizationFailure } from './err
 export {
   authRequest,
   isLoopbackHost,
+  isPrivateAddress,
   jsonObjectOf,
   type AuthHttpOptions,
   type AuthResponse,
@@ -42,7 +43,14 @@ export {
 export { createPkce, s256, verifyPkce, type Pkce } from './pkce.js';
 
 // Resource server
-export { InvalidTokenError, sameResource, scopesOfClaims, type TokenVerifier } from './verifier.js';
+export {
+  InvalidTokenError,
+  sameResource,
+  scopesOfClaims,
+  type TokenBinding,
+  type TokenVerifier,
+} from './verifier.js';
+export { DpopProofVerifier, InvalidDpopProofError, type DpopProofOptions } from './dpop-proof.js';
 export { JwtVerifier, type JwtVerifierOptions } from './jwt-verifier.js';
 export { JwksUnavailableError, RemoteJwks, type RemoteJwksOptions } from './jwks.js';
 export { IntrospectionVerifier, type IntrospectionVerifierOptions } from './introspection.js';

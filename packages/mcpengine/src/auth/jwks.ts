@@ -2,7 +2,9 @@
  * A remote JSON Web Key Set (RFC 7517 §5) as a resource server uses it: fetched lazily, cached, refreshed when
  * stale or when a token names a key id it does not know (key rotation) — at most once per cooldown, so that
  * tokens with random `kid`s cannot make it hammer the authorization server — and bounded in size and time.
- * When a refresh fails, the keys already known keep working.
+ * When a refresh fails, the keys already known keep working for a bounded time (`maxStaleMs`): after that the
+ * key set counts as unavailable (503), so that a key the authorization server withdrew during an outage is not
+ * trusted forever. A key set that was fetched and lacks the token's key is the token's fault (401).
  */
 import type { KeyObject } from 'node:crypto';
 import { authRequest, jsonObjectOf, type AuthHttpOptions } from './http.js';
@@ -19,6 +21,11 @@ export interface RemoteJwksOptions extends AuthHttpOptions {
   maxAgeMs?: number;
   /** At least this long between two fetches (unknown `kid`s, failures). Default 30 s. */
   cooldownMs?: number;
+  /**
+   * How long keys stay usable after their last successful fetch while refreshing fails. Default: `maxAgeMs`
+   * plus one hour.
+   */
+  maxStaleMs?: number;
   /** Keys kept at most. Default 64. */
   maxKeys?: number;
   /** The clock, for tests. */
@@ -59,8 +66,10 @@ export class RemoteJwks {
       await this.#refresh();
       found = this.#select(header);
     }
-    if (found.length === 0 && this.#keys.length === 0) {
-      // Not the token's fault: the resource server answers 503, not 401.
+    const maxStaleMs = this.#options.maxStaleMs ?? (this.#options.maxAgeMs ?? 600_000) + 3_600_000;
+    if (this.#now() - this.#fetchedAt > maxStaleMs) {
+      // Never fetched, or not refreshed for too long: not the token's fault, the resource server answers 503.
+      this.#keys = [];
       throw new JwksUnavailableError(`The key set at ${this.url.origin} is not available`);
     }
     return found;

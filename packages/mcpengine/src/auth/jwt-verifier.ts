@@ -1,6 +1,8 @@
 /**
  * Verifies JWT access tokens (RFC 9068) locally: signature against the authorization server's JWKS (or fixed
- * keys), `iss`, `aud` = this resource (RFC 8707), `exp`/`nbf`/`iat` with a small clock skew.
+ * keys), `iss`, `aud` = this resource (RFC 8707), `exp`/`nbf`/`iat` with a small clock skew, `typ` = `at+jwt`.
+ * A token bound to a key (`cnf`, RFC 9449 / RFC 8705) is refused: presented as a Bearer token, it proves nothing
+ * about the presenter, and accepting it would turn a stolen DPoP token into a Bearer one.
  */
 import type { KeyObject } from 'node:crypto';
 import type { AuthInfo } from '../server/context.js';
@@ -8,7 +10,13 @@ import type { JsonObject } from '../protocol/types.js';
 import { RemoteJwks, type RemoteJwksOptions } from './jwks.js';
 import { importPublicJwk, type Jwk, type JwsAlgorithm } from './jose/keys.js';
 import { JwtError, verifyJwt } from './jose/jwt.js';
-import { InvalidTokenError, sameResource, scopesOfClaims, type TokenVerifier } from './verifier.js';
+import {
+  InvalidTokenError,
+  sameResource,
+  scopesOfClaims,
+  type TokenBinding,
+  type TokenVerifier,
+} from './verifier.js';
 
 export interface JwtVerifierOptions {
   /** Accepted issuers (the authorization servers of this resource), compared exactly. */
@@ -23,8 +31,11 @@ export interface JwtVerifierOptions {
   algorithms?: readonly JwsAlgorithm[];
   /** Seconds of clock skew tolerated. Default 30. */
   clockSkewSec?: number;
-  /** Accepted `typ` values (e.g. `['at+jwt']` for RFC 9068 strictness). Default: any. */
-  types?: readonly string[];
+  /**
+   * Accepted `typ` values. Default `['at+jwt']` (RFC 9068 §2.1: it keeps ID tokens and other JWTs of the same
+   * issuer from passing as access tokens); `'any'` turns the check off for issuers that omit `typ`.
+   */
+  types?: readonly string[] | 'any';
   /** Options of the JWKS fetches when `jwks` is a URL. */
   jwksOptions?: RemoteJwksOptions;
 }
@@ -32,6 +43,7 @@ export interface JwtVerifierOptions {
 const MESSAGES: Record<string, string> = {
   expired: 'The access token has expired',
   'not-yet-valid': 'The access token is not valid yet',
+  type: 'The token is not an access token (typ)',
   audience: 'The access token was not issued for this resource',
   issuer: 'The access token was not issued by an accepted authorization server',
 };
@@ -57,7 +69,7 @@ export class JwtVerifier implements TokenVerifier {
     if (!this.#jwks && this.#keys.length === 0) throw new TypeError('JwtVerifier needs `jwks` or `keys`');
   }
 
-  async verify(token: string): Promise<AuthInfo> {
+  async verify(token: string, binding?: TokenBinding): Promise<AuthInfo> {
     const audiences =
       typeof this.#options.audience === 'string' ? [this.#options.audience] : this.#options.audience;
     let decoded;
@@ -68,7 +80,7 @@ export class JwtVerifier implements TokenVerifier {
         audience: audiences,
         audienceMatches: sameResource,
         clockSkewSec: this.#options.clockSkewSec,
-        types: this.#options.types,
+        ...(this.#options.types !== 'any' && { types: this.#options.types ?? ['at+jwt'] }),
         keys: async (header) => [...this.#keys, ...((await this.#jwks?.keysFor(header)) ?? [])],
       });
     } catch (error) {
@@ -78,6 +90,14 @@ export class JwtVerifier implements TokenVerifier {
       throw error;
     }
     const claims = decoded.claims;
+    if (binding) {
+      const cnf = claims.cnf as { jkt?: unknown } | undefined;
+      if (typeof cnf !== 'object' || cnf === null || cnf.jkt !== binding.jkt) {
+        throw new InvalidTokenError('The access token is not bound to the key of the DPoP proof');
+      }
+    } else if (claims.cnf !== undefined) {
+      throw new InvalidTokenError('The access token is bound to a key (cnf) and was presented without proof');
+    }
     const aud = typeof claims.aud === 'string' ? [claims.aud] : (claims.aud ?? []);
     const resource = aud.find((a) => audiences.some((expected) => sameResource(a, expected)));
     const clientId = [claims.client_id, claims.azp, claims.cid].find(

@@ -3,7 +3,7 @@
  * in both eras, and the audience binding of tokens — through the real HTTP handler, with our client where MCP
  * traffic is involved (every message validated by the WireTap).
  */
-import { generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { WireTap, tapTransport } from '@mcpengine/oracle';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '../client/client.js';
@@ -13,7 +13,10 @@ import { McpServer } from '../server/server.js';
 import { HttpError } from '../transports/http/client-errors.js';
 import { createHttpTransport } from '../transports/http/client-auto.js';
 import { createMcpHttpHandler } from '../transports/http/server-handler.js';
+import { DpopKey } from './client/dpop.js';
+import { DpopProofVerifier } from './dpop-proof.js';
 import { signJwt, type JwtClaims } from './jose/jwt.js';
+import { importPrivateKey } from './jose/keys.js';
 import { JwtVerifier } from './jwt-verifier.js';
 import { ProtectedResource, type ProtectedResourceOptions } from './resource-server.js';
 import { InvalidTokenError, sameResource } from './verifier.js';
@@ -408,3 +411,97 @@ function findCause<T>(error: unknown, type: new (...args: never[]) => T): T | un
   }
   return undefined;
 }
+
+describe('DPoP on the resource server (RFC 9449)', () => {
+  const dpopKey = DpopKey.generate();
+  const other = DpopKey.generate();
+  const guard = () =>
+    new ProtectedResource({
+      resource: RESOURCE,
+      authorizationServers: [ISSUER],
+      verifier: new JwtVerifier({ issuer: ISSUER, audience: RESOURCE, keys: [publicKey] }),
+    });
+  const request = (accessToken: string, proof: string | undefined, method = 'POST', url = RESOURCE) =>
+    new Request(url, {
+      method,
+      headers: { authorization: `DPoP ${accessToken}`, ...(proof !== undefined && { dpop: proof }) },
+      ...(method === 'POST' && { body: '{}' }),
+    });
+  const statusOf = (outcome: unknown) => (outcome instanceof Response ? outcome.status : 'accepted');
+
+  it('accepts a bound token with a fresh proof for this request and token, once', async () => {
+    const resource = guard();
+    const bound = token({ cnf: { jkt: dpopKey.thumbprint } });
+    const proof = dpopKey.proof('POST', new URL(RESOURCE), { accessToken: bound });
+    const auth = await resource.authenticate(request(bound, proof));
+    expect(auth).toMatchObject({ subject: 'alice' });
+    // The same proof again is a replay.
+    expect(statusOf(await resource.authenticate(request(bound, proof)))).toBe(401);
+  });
+
+  it('refuses proofs for another method, URL, token or key, and DPoP requests without a proof', async () => {
+    const resource = guard();
+    const bound = token({ cnf: { jkt: dpopKey.thumbprint } });
+    const url = new URL(RESOURCE);
+    const cases: [string, Request][] = [
+      ['no proof', request(bound, undefined)],
+      ['another method', request(bound, dpopKey.proof('GET', url, { accessToken: bound }))],
+      [
+        'another URL',
+        request(bound, dpopKey.proof('POST', new URL('http://localhost/other'), { accessToken: bound })),
+      ],
+      ['no ath', request(bound, dpopKey.proof('POST', url))],
+      ['another token', request(bound, dpopKey.proof('POST', url, { accessToken: token() }))],
+      ['another key', request(bound, other.proof('POST', url, { accessToken: bound }))],
+      ['two proofs', request(bound, `${dpopKey.proof('POST', url, { accessToken: bound })}, x`)],
+      ['a token bound to no key', request(token(), dpopKey.proof('POST', url, { accessToken: token() }))],
+    ];
+    for (const [what, candidate] of cases) {
+      expect(statusOf(await resource.authenticate(candidate)), what).toBe(401);
+    }
+  });
+
+  it('refuses a proof outside its time window, and one carrying a private key', async () => {
+    let clock = Date.now();
+    const resource = new ProtectedResource({
+      resource: RESOURCE,
+      authorizationServers: [ISSUER],
+      verifier: new JwtVerifier({ issuer: ISSUER, audience: RESOURCE, keys: [publicKey] }),
+      dpop: new DpopProofVerifier({ now: () => clock, maxAgeSec: 300 }),
+    });
+    const bound = token({ cnf: { jkt: dpopKey.thumbprint } });
+    const proof = dpopKey.proof('POST', new URL(RESOURCE), { accessToken: bound });
+    clock += 301_000;
+    expect(statusOf(await resource.authenticate(request(bound, proof)))).toBe(401);
+    clock -= 301_000 + 120_000; // the proof is now two minutes in the future
+    expect(statusOf(await resource.authenticate(request(bound, proof)))).toBe(401);
+    clock += 120_000;
+    expect(statusOf(await resource.authenticate(request(bound, proof)))).toBe('accepted');
+
+    const privateJwk = dpopKey.toJwk();
+    const leaky = signJwt(
+      {
+        jti: 'j1',
+        htm: 'POST',
+        htu: RESOURCE,
+        iat: Math.floor(clock / 1000),
+        ath: createHash('sha256').update(bound).digest('base64url'),
+      },
+      importPrivateKey(privateJwk),
+      { alg: 'ES256', typ: 'dpop+jwt', header: { jwk: privateJwk } },
+    );
+    expect(statusOf(await resource.authenticate(request(bound, leaky)))).toBe(401);
+  });
+
+  it('answers DPoP requests 401 when DPoP is turned off', async () => {
+    const resource = new ProtectedResource({
+      resource: RESOURCE,
+      authorizationServers: [ISSUER],
+      verifier: new JwtVerifier({ issuer: ISSUER, audience: RESOURCE, keys: [publicKey] }),
+      dpop: false,
+    });
+    const bound = token({ cnf: { jkt: dpopKey.thumbprint } });
+    const proof = dpopKey.proof('POST', new URL(RESOURCE), { accessToken: bound });
+    expect(statusOf(await resource.authenticate(request(bound, proof)))).toBe(401);
+  });
+});

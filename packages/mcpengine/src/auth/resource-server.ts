@@ -20,9 +20,10 @@ import type { AuthInfo } from '../server/context.js';
 import { grantsScopes } from '../server/features/scopes.js';
 import type { McpServer } from '../server/server.js';
 import type { McpHttpHandlerOptions } from '../transports/http/server-options.js';
+import { DpopProofVerifier } from './dpop-proof.js';
 import { JwksUnavailableError } from './jwks.js';
 import { PRM_WELL_KNOWN, protectedResourceMetadataUrl, type ProtectedResourceMetadata } from './metadata.js';
-import { InvalidTokenError, type TokenVerifier } from './verifier.js';
+import { InvalidTokenError, type TokenBinding, type TokenVerifier } from './verifier.js';
 import { buildBearerChallenge } from './www-authenticate.js';
 
 export interface ProtectedResourceOptions {
@@ -52,6 +53,12 @@ export interface ProtectedResourceOptions {
   metadata?: Readonly<Record<string, unknown>>;
   /** The metadata URL to advertise, when it is served elsewhere. Default: the path-based well-known URL. */
   resourceMetadataUrl?: string;
+  /**
+   * DPoP (RFC 9449): requests with `Authorization: DPoP <token>` and a `DPoP` proof are accepted when the proof
+   * verifies for this request and the token is bound to its key. Default: on, with `DpopProofVerifier`'s
+   * defaults; `false` answers such requests 401.
+   */
+  dpop?: boolean | DpopProofVerifier;
   /** Receives failures of the verifier that are not the token's fault (answered 503). */
   onError?: (error: unknown) => void;
 }
@@ -112,6 +119,7 @@ export class ProtectedResource {
   readonly #json: string;
   /** Paths the metadata is served at: path-based, and the root. */
   readonly #paths: ReadonlySet<string>;
+  readonly #dpop: DpopProofVerifier | undefined;
 
   constructor(options: ProtectedResourceOptions) {
     let resource: URL;
@@ -125,6 +133,12 @@ export class ProtectedResource {
       throw new TypeError('ProtectedResource: name at least one authorization server');
     }
     this.#options = options;
+    this.#dpop =
+      options.dpop === false
+        ? undefined
+        : options.dpop instanceof DpopProofVerifier
+          ? options.dpop
+          : new DpopProofVerifier();
     const metadata: ProtectedResourceMetadata = {
       ...options.metadata,
       resource: options.resource,
@@ -219,7 +233,22 @@ export class ProtectedResource {
     if (header === null) {
       return this.#options.allowAnonymous ? undefined : this.unauthorized();
     }
-    const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
+    const dpop = /^DPoP +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
+    let binding: TokenBinding | undefined;
+    if (dpop && this.#dpop) {
+      // One proof per request: repeated DPoP headers arrive joined by a comma, which no JWT contains.
+      const proof = request.headers.get('dpop');
+      if (proof === null || proof.includes(','))
+        return this.unauthorized('A DPoP request needs one DPoP proof');
+      try {
+        binding = { jkt: await this.#dpop.verify(proof, request.method, url, dpop[1]!) };
+      } catch (error) {
+        if (error instanceof InvalidTokenError) return this.unauthorized(error.message);
+        this.#options.onError?.(error);
+        return oauthError(503, 'temporarily_unavailable', 'The DPoP proof could not be checked');
+      }
+    }
+    const match = binding ? dpop : /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
     if (!match) {
       if (/^Bearer\b/i.test(header)) {
         return oauthError(
@@ -237,7 +266,7 @@ export class ProtectedResource {
     }
     let auth: AuthInfo;
     try {
-      auth = await this.#options.verifier.verify(match[1]!);
+      auth = await this.#options.verifier.verify(match[1]!, binding);
     } catch (error) {
       if (error instanceof InvalidTokenError) return this.unauthorized(error.message);
       this.#options.onError?.(error);

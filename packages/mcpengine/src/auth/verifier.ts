@@ -5,8 +5,18 @@
  */
 import type { AuthInfo } from '../server/context.js';
 
+/** The key a request proved possession of (a verified DPoP proof): the token must be bound to it. */
+export interface TokenBinding {
+  /** RFC 7638 thumbprint of the proof key; the token's `cnf.jkt` must equal it. */
+  jkt: string;
+}
+
 export interface TokenVerifier {
-  verify(token: string): Promise<AuthInfo>;
+  /**
+   * Without `binding` (a Bearer token), a token bound to a key must be refused; with it (a DPoP request whose
+   * proof verified), the token must be bound to exactly that key.
+   */
+  verify(token: string, binding?: TokenBinding): Promise<AuthInfo>;
 }
 
 /** The token is invalid, expired, revoked, or meant for another resource. */

@@ -19,11 +19,18 @@ function ecKey(): { privateKey: KeyObject; publicKey: KeyObject } {
   return generateKeyPairSync('ec', { namedCurve: 'P-256' });
 }
 
-function sign(key: KeyObject, kid: string | undefined, claims: Record<string, unknown> = {}): string {
+function sign(
+  key: KeyObject,
+  kid: string | undefined,
+  claims: Record<string, unknown> = {},
+  /** `null`: no typ header. */
+  typ: string | null = 'at+jwt',
+): string {
   const now = Math.floor(Date.now() / 1000);
   return signJwt({ iss: ISSUER, aud: RESOURCE, sub: 'u', exp: now + 60, scope: 'a b', ...claims }, key, {
     alg: 'ES256',
     ...(kid !== undefined && { kid }),
+    ...(typ !== null && { typ }),
   });
 }
 
@@ -113,6 +120,49 @@ describe('JwtVerifier with a remote JWKS', () => {
     expect(await refusal(cold.verify(sign(k1.privateKey, 'k1')))).toBeInstanceOf(JwksUnavailableError);
   });
 
+  it('stops trusting cached keys once the key set stayed unreachable past maxStaleMs (503)', async () => {
+    const k1 = ecKey();
+    let up = true;
+    const net = network({
+      'https://as.example/jwks': () =>
+        up
+          ? jsonResponse({ keys: [exportPublicJwk(k1.publicKey, { kid: 'k1' })] })
+          : new Response('', { status: 500 }),
+    });
+    let clock = 0;
+    const verifier = new JwtVerifier({
+      issuer: ISSUER,
+      audience: RESOURCE,
+      jwks: new RemoteJwks('https://as.example/jwks', {
+        fetch: net.fetch,
+        now: () => clock,
+        maxAgeMs: 60_000,
+        maxStaleMs: 3_600_000,
+      }),
+    });
+    await verifier.verify(sign(k1.privateKey, 'k1'));
+    up = false;
+    clock = 3_000_000; // unreachable, within the staleness bound: the known key still works
+    await verifier.verify(sign(k1.privateKey, 'k1'));
+    clock = 7 * 24 * 3_600_000; // a week later, still unreachable
+    expect(await refusal(verifier.verify(sign(k1.privateKey, 'k1')))).toBeInstanceOf(JwksUnavailableError);
+    up = true;
+    clock += 60_000; // reachable again (after the cooldown): trusted again
+    await verifier.verify(sign(k1.privateKey, 'k1'));
+  });
+
+  it('answers a reachable key set without the token key as the token fault (401), not 503', async () => {
+    const k1 = ecKey();
+    const empty = network({ 'https://as.example/jwks': () => jsonResponse({ keys: [] }) });
+    const verifier = new JwtVerifier({
+      issuer: ISSUER,
+      audience: RESOURCE,
+      jwks: new RemoteJwks('https://as.example/jwks', { fetch: empty.fetch }),
+    });
+    expect(await refusal(verifier.verify(sign(k1.privateKey, 'k1')))).toBeInstanceOf(InvalidTokenError);
+    expect(await refusal(verifier.verify(sign(k1.privateKey, undefined)))).toBeInstanceOf(InvalidTokenError);
+  });
+
   it('refuses oversized and malformed key sets, and skips keys it cannot use', async () => {
     const k1 = ecKey();
     const big = network({
@@ -162,6 +212,37 @@ describe('JwtVerifier with a remote JWKS', () => {
     });
     expect(await refusal(verifier.verify(sign(k1.privateKey, 'k1')))).toBeInstanceOf(JwksUnavailableError);
     expect(redirecting.calls).toEqual(['GET https://as.example/jwks']);
+  });
+});
+
+describe('JwtVerifier token kinds', () => {
+  it('requires typ at+jwt by default (ID tokens and other JWTs do not pass), unless types is "any"', async () => {
+    const k = ecKey();
+    const strict = new JwtVerifier({ issuer: ISSUER, audience: RESOURCE, keys: [k.publicKey] });
+    await strict.verify(sign(k.privateKey, undefined, {}, 'at+jwt'));
+    await strict.verify(sign(k.privateKey, undefined, {}, 'application/at+jwt'));
+    for (const typ of [null, 'JWT', 'dpop+jwt']) {
+      const error = await refusal(strict.verify(sign(k.privateKey, undefined, {}, typ)));
+      expect(error).toBeInstanceOf(InvalidTokenError);
+      expect((error as Error).message).toMatch(/typ/);
+    }
+    const lenient = new JwtVerifier({
+      issuer: ISSUER,
+      audience: RESOURCE,
+      keys: [k.publicKey],
+      types: 'any',
+    });
+    await lenient.verify(sign(k.privateKey, undefined, {}, null));
+  });
+
+  it('refuses a key-bound token (cnf) presented as a Bearer token', async () => {
+    const k = ecKey();
+    const verifier = new JwtVerifier({ issuer: ISSUER, audience: RESOURCE, keys: [k.publicKey] });
+    for (const cnf of [{ jkt: 'NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs' }, { 'x5t#S256': 'abc' }]) {
+      const error = await refusal(verifier.verify(sign(k.privateKey, undefined, { cnf })));
+      expect(error).toBeInstanceOf(InvalidTokenError);
+      expect((error as Error).message).toMatch(/bound to a key/);
+    }
   });
 });
 
@@ -224,7 +305,22 @@ describe('IntrospectionVerifier (RFC 7662)', () => {
       [{ active: true }, /no audience/],
       [{ active: true, aud: RESOURCE, exp: 1 }, /expired/],
       [{ active: 'true', aud: RESOURCE }, /not active/],
+      // Loose answers: a claim of the wrong type is not silently skipped.
+      [{ active: true, aud: RESOURCE, exp: '1' }, /invalid "exp"/],
+      [{ active: true, aud: RESOURCE, nbf: '99999999999' }, /invalid "nbf"/],
+      [{ active: true, aud: RESOURCE, scope: ['admin'] }, /invalid "scope"/],
+      [{ active: true, aud: [RESOURCE, 7] }, /invalid "aud"/],
+      [{ active: true, aud: RESOURCE, iss: 42 }, /invalid "iss"/],
+      // Not an access token, or one bound to a key this Bearer request cannot prove.
+      [{ active: true, aud: RESOURCE, token_type: 'refresh_token' }, /not an access token/],
+      [
+        { active: true, aud: RESOURCE, token_type: 'urn:ietf:params:oauth:token-type:id_token' },
+        /not an access token/,
+      ],
+      [{ active: true, aud: RESOURCE, cnf: { jkt: 'x' } }, /bound to a key/],
     ];
+    const accepted = { active: true, aud: RESOURCE, token_type: 'Bearer' };
+    expect((await setup(() => accepted).verifier.verify('t')).resource).toBe(RESOURCE);
     for (const [answer, message] of cases) {
       const { verifier } = setup(() => answer);
       const error = await refusal(verifier.verify('t'));
@@ -233,6 +329,23 @@ describe('IntrospectionVerifier (RFC 7662)', () => {
     }
     const { verifier } = setup(() => ({ active: true }), { requireAudience: false });
     expect((await verifier.verify('t')).scopes).toEqual([]);
+  });
+
+  it('bounds introspection requests for tokens not in the cache (503 beyond, without asking)', async () => {
+    const ctx = setup(() => ({ active: false }), { maxRequestsPerSecond: 3 });
+    const outcomes = [];
+    for (let i = 0; i < 10; i++) outcomes.push(await refusal(ctx.verifier.verify(`random-${i}`)));
+    expect(outcomes.slice(0, 3).every((e) => e instanceof InvalidTokenError)).toBe(true);
+    for (const outcome of outcomes.slice(3)) {
+      expect(outcome).toBeInstanceOf(Error);
+      expect(outcome).not.toBeInstanceOf(InvalidTokenError); // unavailable (503), not the token's fault
+    }
+    expect(ctx.net.calls).toHaveLength(3);
+    // A known token is still answered from the cache; the next second has a fresh budget.
+    expect(await refusal(ctx.verifier.verify('random-0'))).toBeInstanceOf(InvalidTokenError);
+    ctx.tick(1_000);
+    expect(await refusal(ctx.verifier.verify('random-11'))).toBeInstanceOf(InvalidTokenError);
+    expect(ctx.net.calls).toHaveLength(4);
   });
 
   it('caches a refusal briefly, an acceptance until expiry, and treats endpoint failures as unavailable', async () => {

@@ -1,7 +1,8 @@
 /**
  * Client-side discovery: from an MCP server's 401/403 to the authorization server to use.
  *
- * 1. Protected Resource Metadata (RFC 9728): the `resource_metadata` URL of the challenge, else the path-based
+ * 1. Protected Resource Metadata (RFC 9728): the `resource_metadata` URL of the challenge (on the server's own
+ *    origin), else the path-based
  *    well-known URL, else the root one. Its `resource` must stand for the server (same origin, path prefix) and
  *    is kept verbatim: it is the RFC 8707 `resource` the client sends.
  * 2. Authorization Server Metadata: RFC 8414 and OpenID Connect discovery URLs in the order of 2025-11-25 and
@@ -50,6 +51,20 @@ function headers(options: DiscoveryOptions): Record<string, string> {
 }
 
 /**
+ * A challenge's `resource_metadata` must be on the MCP server's own origin: the metadata describes that server,
+ * and any other origin would let a server make this client fetch URLs of its choosing.
+ */
+function sameOrigin(url: URL, serverUrl: URL): URL {
+  if (url.origin !== serverUrl.origin) {
+    throw new AuthorizationError(
+      'blocked-target',
+      `The resource_metadata URL of the challenge is on ${url.origin}, not on the MCP server's origin ${serverUrl.origin}; refused`,
+    );
+  }
+  return url;
+}
+
+/**
  * The protected resource metadata for `serverUrl`, or undefined when no well-known location has it. A
  * `resource_metadata` URL from the challenge must work: it is not silently replaced by guesses.
  */
@@ -60,7 +75,7 @@ export async function discoverResourceMetadata(
 ): Promise<ProtectedResourceMetadata | undefined> {
   const fromChallenge = resourceMetadataUrl !== undefined;
   const candidates = fromChallenge
-    ? [checkUrl(resourceMetadataUrl, 'resource metadata URL', options.allowHttp)]
+    ? [sameOrigin(checkUrl(resourceMetadataUrl, 'resource metadata URL', options.allowHttp), serverUrl)]
     : protectedResourceMetadataCandidates(serverUrl);
   for (const candidate of candidates) {
     const response = await authRequest(

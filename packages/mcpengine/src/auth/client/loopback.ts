@@ -30,7 +30,8 @@ export class LoopbackRedirect {
   readonly redirectUri: string;
   readonly #server: Server;
   readonly #options: LoopbackRedirectOptions;
-  #waiting: { resolve: (url: URL) => void; reject: (error: Error) => void } | undefined;
+  #waiting:
+    { state: string | undefined; resolve: (url: URL) => void; reject: (error: Error) => void } | undefined;
 
   private constructor(server: Server, redirectUri: string, options: LoopbackRedirectOptions) {
     this.#server = server;
@@ -58,6 +59,13 @@ export class LoopbackRedirect {
         res.writeHead(400, { 'content-type': 'text/plain' }).end('No authorization is in progress');
         return;
       }
+      // Only the redirect of the authorization in progress counts: a local process guessing the port cannot
+      // end the login with its own callback (it gets a 400 and we keep waiting).
+      const states = url.searchParams.getAll('state');
+      if (waiting.state !== undefined && (states.length !== 1 || states[0] !== waiting.state)) {
+        res.writeHead(400, { 'content-type': 'text/plain' }).end('Unexpected state');
+        return;
+      }
       loopback.#waiting = undefined;
       res
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
@@ -67,11 +75,15 @@ export class LoopbackRedirect {
     return loopback;
   }
 
-  /** Shows `authorizationUrl` and resolves with the redirect it leads to. One authorization at a time. */
+  /**
+   * Shows `authorizationUrl` and resolves with the redirect it leads to: the first one carrying the `state` of
+   * `authorizationUrl` (any redirect when it has none). One authorization at a time.
+   */
   readonly authorize = async (authorizationUrl: URL): Promise<URL> => {
     if (this.#waiting) throw new Error('An authorization is already in progress');
+    const state = new URL(authorizationUrl).searchParams.get('state') ?? undefined;
     const received = new Promise<URL>((resolve, reject) => {
-      this.#waiting = { resolve, reject };
+      this.#waiting = { state, resolve, reject };
     });
     const timeoutMs = this.#options.timeoutMs ?? 300_000;
     const timer = setTimeout(() => {

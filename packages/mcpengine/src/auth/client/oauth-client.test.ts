@@ -22,6 +22,8 @@ interface World {
   /** Every request, as `METHOD url`. */
   log: string[];
   forms: URLSearchParams[];
+  /** The Authorization header of each token request. */
+  authorizationHeaders: (string | null)[];
   registrations: Record<string, unknown>[];
   authorizations: URL[];
   /** Tokens the resource server accepts, with their scopes. */
@@ -52,6 +54,7 @@ const json = (body: unknown, status = 200, headers: Record<string, string> = {})
 function world(script: Script = {}): World {
   const log: string[] = [];
   const forms: URLSearchParams[] = [];
+  const authorizationHeaders: (string | null)[] = [];
   const registrations: Record<string, unknown>[] = [];
   const authorizations: URL[] = [];
   const valid = new Map<string, string[]>();
@@ -129,6 +132,7 @@ function world(script: Script = {}): World {
       if (url.pathname === '/token' && method === 'POST') {
         const form = new URLSearchParams(String(init.body));
         forms.push(form);
+        authorizationHeaders.push(headers.get('authorization'));
         const scripted = script.token?.(form, headers, iss);
         if (scripted) return scripted;
         let scope = form.get('scope') ?? '';
@@ -169,7 +173,17 @@ function world(script: Script = {}): World {
     for (const [k, v] of Object.entries(answer)) if (v !== undefined) target.searchParams.set(k, v);
     return target;
   };
-  return { log, forms, registrations, authorizations, valid, fetch, authorize, issuer: AS };
+  return {
+    log,
+    forms,
+    authorizationHeaders,
+    registrations,
+    authorizations,
+    valid,
+    fetch,
+    authorize,
+    issuer: AS,
+  };
 }
 
 function client(w: World, options: Partial<OAuthClientOptions> = {}) {
@@ -570,7 +584,7 @@ describe('what the flow must refuse', () => {
 
   it('does not retry a refused non-interactive grant', async () => {
     const w = world({ token: () => json({ error: 'invalid_grant' }, 400) });
-    const { post } = client(w, { grant: { type: 'jwt_bearer', assertion: 'a.b.c' } });
+    const { post } = client(w, { grant: { type: 'jwt_bearer', issuer: AS, assertion: 'a.b.c' } });
     expect(await failure(post())).toBeInstanceOf(OAuthError);
     expect(await failure(post())).toBeInstanceOf(OAuthError);
     expect(w.forms).toHaveLength(1);
@@ -617,6 +631,57 @@ describe('credentials bound to their authorization server', () => {
   });
 });
 
+describe('discovery targets', () => {
+  async function refusedWith(
+    w: World,
+    options: Partial<OAuthClientOptions> = {},
+  ): Promise<AuthorizationError> {
+    const error = await failure(client(w, options).post());
+    const cause = error instanceof AuthorizationError ? error : error.cause;
+    expect(cause).toBeInstanceOf(AuthorizationError);
+    return cause as AuthorizationError;
+  }
+
+  it('refuses a resource_metadata URL on another origin than the MCP server, without fetching it', async () => {
+    const w = world({
+      challenge: () => 'Bearer resource_metadata="https://evil.example/.well-known/oauth-protected-resource"',
+    });
+    expect((await refusedWith(w)).reason).toBe('blocked-target');
+    expect(w.log.some((line) => line.includes('evil.example'))).toBe(false);
+  });
+
+  it('refuses authorization servers on loopback, private or link-local addresses for a remote MCP server', async () => {
+    for (const target of [
+      'http://localhost:8080',
+      'http://127.0.0.1:9000',
+      'https://169.254.169.254',
+      'https://10.1.2.3',
+      'https://[::1]',
+      'https://[fd00::1]',
+      'https://[::ffff:192.168.0.1]',
+    ]) {
+      const w = world({ issuer: () => target });
+      expect((await refusedWith(w)).reason).toBe('blocked-target');
+      expect(w.log.some((line) => line.includes(new URL(target).host))).toBe(false);
+    }
+  });
+
+  it('checks the addresses a name resolves to, and lets allowPrivateNetworks opt in', async () => {
+    const resolved: string[] = [];
+    const lookup = async (host: string) => {
+      resolved.push(host);
+      return host === 'auth.example.com' ? ['10.0.0.7'] : ['93.184.215.14'];
+    };
+    const w = world();
+    expect((await refusedWith(w, { lookup })).reason).toBe('blocked-target');
+    expect(resolved).toContain('auth.example.com');
+    expect(w.log.some((line) => line.includes('auth.example.com'))).toBe(false);
+
+    const open = world();
+    expect((await client(open, { lookup, allowPrivateNetworks: true }).post()).status).toBe(200);
+  });
+});
+
 describe('non-interactive grants', () => {
   it('client credentials with private_key_jwt: an assertion jose accepts, for the issuer', async () => {
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
@@ -624,6 +689,7 @@ describe('non-interactive grants', () => {
     const { post } = client(w, {
       grant: {
         type: 'client_credentials',
+        issuer: AS,
         credentials: { clientId: 'svc', privateKey, authMethod: 'private_key_jwt' },
       },
     });
@@ -640,6 +706,72 @@ describe('non-interactive grants', () => {
     expect(form.get('resource')).toBe(MCP);
     expect(w.authorizations).toEqual([]);
     expect(w.registrations).toEqual([]);
+  });
+
+  it('never sends grant credentials to an authorization server they are not bound to', async () => {
+    const grants: OAuthClientOptions['grant'][] = [
+      { type: 'client_credentials', issuer: AS, credentials: { clientId: 'svc', clientSecret: SECRET } },
+      { type: 'jwt_bearer', issuer: [AS], assertion: 'the-workload-assertion' },
+      {
+        type: 'id_jag',
+        issuer: AS,
+        idpTokenEndpoint: 'https://idp.example.com/token',
+        idToken: 'the-id-token',
+        credentials: { clientId: 'xaa', clientSecret: SECRET },
+      },
+    ];
+    for (const grant of grants) {
+      // The MCP server's metadata names the attacker's authorization server (AS2).
+      const w = world({ issuer: () => AS2 });
+      const sent: string[] = [];
+      const fetch: FetchLike = async (url, init) => {
+        sent.push(`${url.href} ${String(init.body ?? '')} ${new Headers(init.headers).get('authorization')}`);
+        return w.fetch(url, init);
+      };
+      const oauth = new OAuthClient({ fetch, grant });
+      const send = oauth.wrapFetch(fetch, new URL(MCP));
+      const error = await failure(send(new URL(MCP), { method: 'POST', body: '{}' }));
+      const refusal = error instanceof AuthorizationError ? error : error.cause;
+      expect(refusal).toBeInstanceOf(AuthorizationError);
+      expect((refusal as AuthorizationError).reason).toBe('untrusted-issuer');
+      expect(w.forms).toEqual([]);
+      const leaked = sent.join('\n');
+      for (const secret of [SECRET, 'the-workload-assertion', 'the-id-token', 'c3Zj']) {
+        expect(leaked).not.toContain(secret);
+      }
+      expect(sent.some((line) => line.startsWith('https://idp.example.com'))).toBe(false);
+    }
+  });
+
+  it('a grant bound to several issuers uses the one the server lists, with Basic whatever the metadata says', async () => {
+    const w = world({
+      issuer: () => AS2,
+      metadata: (iss) => ({
+        issuer: iss,
+        token_endpoint: `${iss}/token`,
+        response_types_supported: ['code'],
+        // A hostile metadata would like the secret in the body, or no authentication at all.
+        token_endpoint_auth_methods_supported: ['none', 'client_secret_post'],
+      }),
+    });
+    const { post } = client(w, {
+      grant: {
+        type: 'client_credentials',
+        issuer: [AS, AS2],
+        credentials: { clientId: 'svc', clientSecret: SECRET },
+      },
+    });
+    expect((await post()).status).toBe(200);
+    expect(w.forms[0]!.get('client_secret')).toBeNull();
+    expect(w.authorizationHeaders[0]).toBe(`Basic ${Buffer.from(`svc:${SECRET}`).toString('base64')}`);
+    expect(w.log.some((line) => line === `POST ${AS2}/token`)).toBe(true);
+  });
+
+  it('refuses a grant without an issuer', () => {
+    const grant = { type: 'client_credentials', credentials: { clientId: 'svc', clientSecret: SECRET } };
+    expect(() => new OAuthClient({ grant: grant as unknown as OAuthClientOptions['grant'] })).toThrow(
+      /issuer/,
+    );
   });
 
   it('an ID-JAG exchange at the identity provider, then the JWT bearer grant', async () => {
@@ -660,6 +792,7 @@ describe('non-interactive grants', () => {
       fetch,
       grant: {
         type: 'id_jag',
+        issuer: AS,
         idpTokenEndpoint: 'https://idp.example.com/token',
         idToken: 'the-id-token',
         credentials: { clientId: 'xaa', clientSecret: SECRET },

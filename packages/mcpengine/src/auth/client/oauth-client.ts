@@ -21,7 +21,7 @@ import type { JsonObject } from '../../protocol/types.js';
 import type { FetchLike } from '../../transports/http/client-fetch.js';
 import { AuthorizationError, OAuthError } from '../errors.js';
 import { randomToken } from '../encoding.js';
-import type { AuthHttpOptions } from '../http.js';
+import { isLoopbackHost, type AuthHttpOptions } from '../http.js';
 import { createPkce } from '../pkce.js';
 import type { Jwk } from '../jose/keys.js';
 import { authChallengeOf, type BearerChallenge } from '../www-authenticate.js';
@@ -36,20 +36,33 @@ import {
 } from './registration.js';
 import { MemoryAuthStore, type AuthStore } from './store.js';
 import {
-  chooseAuthMethod,
+  fixedAuthMethod,
   requestToken,
   type ClientCredentials,
   type TokenResponse,
 } from './token-endpoint.js';
 
+/**
+ * What every non-interactive grant is bound to: the authorization server(s) its credentials belong to. A flow
+ * whose discovery ends at any other issuer is refused before a credential or assertion leaves this process —
+ * otherwise a malicious MCP server could name its own authorization server and collect them.
+ */
+export interface BoundGrant {
+  /**
+   * Issuer identifier(s) of the authorization servers these credentials are for, compared exactly; or a
+   * predicate deciding (for a test harness whose authorization server lives on an ephemeral loopback port).
+   */
+  issuer: string | readonly string[] | ((issuer: string) => boolean);
+}
+
 /** Client credentials grant (RFC 6749 §4.4): the client acts on its own behalf. */
-export interface ClientCredentialsGrant {
+export interface ClientCredentialsGrant extends BoundGrant {
   type: 'client_credentials';
   credentials: ClientCredentials;
 }
 
 /** JWT bearer grant (RFC 7523 §2.1), e.g. workload identity federation: a JWT from another issuer. */
-export interface JwtBearerGrant {
+export interface JwtBearerGrant extends BoundGrant {
   type: 'jwt_bearer';
   /** The assertion, or a function returning a fresh one. */
   assertion: string | (() => string | Promise<string>);
@@ -61,7 +74,7 @@ export interface JwtBearerGrant {
  * Enterprise-managed authorization: the identity provider exchanges the user's ID token for an ID-JAG
  * (RFC 8693 token exchange), which the authorization server takes as a JWT bearer grant.
  */
-export interface IdJagGrant {
+export interface IdJagGrant extends BoundGrant {
   type: 'id_jag';
   /** The identity provider's token endpoint. */
   idpTokenEndpoint: string;
@@ -99,6 +112,11 @@ export interface OAuthClientOptions extends AuthHttpOptions, ClientMetadataOptio
    * never. Default: when the MCP server's challenge uses the `DPoP` scheme.
    */
   dpop?: boolean;
+  /**
+   * Let the flows of a non-loopback MCP server reach loopback, private and link-local addresses (an
+   * authorization server on the same private network). Default false.
+   */
+  allowPrivateNetworks?: boolean;
   /** Authorization flows at most per HTTP request (401, then step-ups). Default 3. */
   maxAttempts?: number;
   /** Progress messages (never secrets). */
@@ -140,6 +158,18 @@ function tokensKey(server: string): string {
   return `tokens ${server}`;
 }
 
+/** The issuers a grant names (none for a predicate). */
+function issuersOf(grant: NonInteractiveGrant): readonly string[] {
+  const { issuer } = grant;
+  return typeof issuer === 'string' ? [issuer] : typeof issuer === 'function' ? [] : issuer;
+}
+
+function grantTrusts(grant: NonInteractiveGrant, issuer: string): boolean {
+  return typeof grant.issuer === 'function'
+    ? grant.issuer(issuer) === true
+    : issuersOf(grant).includes(issuer);
+}
+
 function union(...lists: readonly (readonly string[] | undefined)[]): string[] {
   return [...new Set(lists.flatMap((list) => list ?? []))];
 }
@@ -164,6 +194,18 @@ export class OAuthClient {
         new URL(options.redirectUri);
       } catch {
         throw new TypeError('OAuthClient: redirectUri must be an absolute URL');
+      }
+    }
+    if (options.grant) {
+      const issuer: unknown = options.grant.issuer;
+      const issuers = typeof issuer === 'string' ? [issuer] : Array.isArray(issuer) ? issuer : [];
+      const valid =
+        typeof issuer === 'function' ||
+        (issuers.length > 0 && issuers.every((i) => typeof i === 'string' && i !== ''));
+      if (!valid) {
+        throw new TypeError(
+          'OAuthClient: a grant needs `issuer`, the authorization server(s) it is bound to',
+        );
       }
     }
     if (options.clientMetadataUrl !== undefined) {
@@ -309,8 +351,12 @@ export class OAuthClient {
     const sticky = this.#refused.get(server);
     if (sticky) throw sticky;
     const previous = await this.#record(server);
-    const http = this.#http();
-    const preferredIssuers = (this.#options.clients ?? []).map((c) => c.issuer);
+    const http = this.#http(url);
+    const grant = this.#options.grant;
+    const preferredIssuers = [
+      ...(this.#options.clients ?? []).map((c) => c.issuer),
+      ...(grant ? issuersOf(grant) : []),
+    ];
     this.#debug(`${failure.status} from ${server}; discovering`);
     const discovered = await discover(url, failure.challenge?.resourceMetadata, {
       ...http,
@@ -352,7 +398,14 @@ export class OAuthClient {
         : discovered.resourceMetadata?.scopes_supported;
     const requested = union(carried, base);
 
-    const grant = this.#options.grant;
+    if (grant && !grantTrusts(grant, discovered.issuer)) {
+      const refusal = new AuthorizationError(
+        'untrusted-issuer',
+        `The server ${server} names the authorization server ${JSON.stringify(discovered.issuer.slice(0, 200))}, which the ${grant.type} credentials are not bound to; nothing was sent`,
+      );
+      this.#refused.set(server, refusal);
+      throw refusal;
+    }
     try {
       const tokens = grant
         ? await this.#nonInteractive(grant, discovered, requested, failure.protocolVersion, dpop)
@@ -364,8 +417,17 @@ export class OAuthClient {
     }
   }
 
-  #http(): AuthHttpOptions {
+  /**
+   * The HTTP options of a flow for the MCP server at `server`. Unless the server is itself on loopback (local
+   * development) or `allowPrivateNetworks` is set, no request of the flow may reach a loopback, private or
+   * link-local address: the server names the URLs, and must not aim this process at its neighbours.
+   */
+  #http(server: URL | string): AuthHttpOptions {
     const http: AuthHttpOptions = {};
+    const local = isLoopbackHost(new URL(server).hostname);
+    if ((!local && this.#options.allowPrivateNetworks !== true) || this.#options.blockPrivateNetworks)
+      http.blockPrivateNetworks = true;
+    if (this.#options.lookup) http.lookup = this.#options.lookup;
     if (this.#options.fetch) http.fetch = this.#options.fetch;
     if (this.#options.timeoutMs !== undefined) http.timeoutMs = this.#options.timeoutMs;
     if (this.#options.allowHttp !== undefined) http.allowHttp = this.#options.allowHttp;
@@ -418,7 +480,7 @@ export class OAuthClient {
         issuer: discovered.issuer,
         ...(dpop && { dpop }),
       },
-      this.#http(),
+      this.#http(discovered.resource),
     );
     // Rotation: a new refresh token replaces the old; without one, the old stays valid (OAuth 2.1 §4.3.1).
     const next: TokenResponse = { ...tokens };
@@ -447,7 +509,7 @@ export class OAuthClient {
       clientMetadataUrl: this.#options.clientMetadataUrl,
       metadata: this.#options,
       store: this.#store,
-      http: this.#http(),
+      http: this.#http(discovered.resource),
       ...(protocolVersion !== undefined && { protocolVersion }),
     });
   }
@@ -530,7 +592,7 @@ export class OAuthClient {
         issuer: discovered.issuer,
         ...(dpop && { dpop }),
       },
-      this.#http(),
+      this.#http(discovered.resource),
     ).catch(async (error: unknown) => {
       // A stored registration the server no longer knows: forget it, so that the next flow registers again.
       if (error instanceof OAuthError && error.error === 'invalid_client' && client.source === 'stored') {
@@ -601,10 +663,9 @@ export class OAuthClient {
     dpop: DpopBinding,
   ): Promise<TokenResponse> {
     const scope = requested.length > 0 ? requested.join(' ') : undefined;
-    const supported = discovered.metadata?.token_endpoint_auth_methods_supported;
     const headers: Record<string, string> = {};
     if (protocolVersion !== undefined) headers['mcp-protocol-version'] = protocolVersion;
-    const http = this.#http();
+    const http = this.#http(discovered.resource);
     switch (grant.type) {
       case 'client_credentials':
         return requestToken(
@@ -612,7 +673,7 @@ export class OAuthClient {
             endpoint: discovered.tokenEndpoint,
             form: { grant_type: 'client_credentials', scope, resource: discovered.resource },
             credentials: grant.credentials,
-            method: chooseAuthMethod(grant.credentials, supported),
+            method: fixedAuthMethod(grant.credentials),
             issuer: discovered.issuer,
             headers,
             ...(dpop && { dpop }),
@@ -631,7 +692,7 @@ export class OAuthClient {
               resource: discovered.resource,
             },
             credentials: grant.credentials,
-            method: grant.credentials ? chooseAuthMethod(grant.credentials, supported) : 'none',
+            method: grant.credentials ? fixedAuthMethod(grant.credentials) : 'none',
             issuer: discovered.issuer,
             headers,
             ...(dpop && { dpop }),
@@ -655,7 +716,7 @@ export class OAuthClient {
               scope,
             },
             credentials: grant.idpCredentials,
-            method: grant.idpCredentials ? chooseAuthMethod(grant.idpCredentials, undefined) : 'none',
+            method: grant.idpCredentials ? fixedAuthMethod(grant.idpCredentials) : 'none',
             issuer: idpEndpoint.origin,
             tokenTypes: 'any',
           },
@@ -674,7 +735,7 @@ export class OAuthClient {
               resource: discovered.resource,
             },
             credentials: grant.credentials,
-            method: chooseAuthMethod(grant.credentials, supported),
+            method: fixedAuthMethod(grant.credentials),
             issuer: discovered.issuer,
             headers,
             ...(dpop && { dpop }),

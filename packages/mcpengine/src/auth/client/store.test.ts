@@ -88,6 +88,26 @@ describe('LoopbackRedirect', () => {
     }
   });
 
+  it('resolves only on the redirect carrying the state of the authorization in progress', async () => {
+    let opened!: () => void;
+    const wasOpened = new Promise<void>((resolve) => (opened = resolve));
+    const loopback = await LoopbackRedirect.start({ open: () => opened() });
+    try {
+      const pending = loopback.authorize(new URL('https://as.example/authorize?state=right-state'));
+      await wasOpened;
+      // A local attacker's callbacks: wrong state, no state, the state twice. Each is refused, none ends the login.
+      expect((await fetch(`${loopback.redirectUri}?code=evil&state=wrong`)).status).toBe(400);
+      expect((await fetch(`${loopback.redirectUri}?code=evil`)).status).toBe(400);
+      expect(
+        (await fetch(`${loopback.redirectUri}?code=evil&state=right-state&state=right-state`)).status,
+      ).toBe(400);
+      expect((await fetch(`${loopback.redirectUri}?code=good&state=right-state`)).status).toBe(200);
+      expect((await pending).searchParams.get('code')).toBe('good');
+    } finally {
+      await loopback.close();
+    }
+  });
+
   it('times out', async () => {
     const loopback = await LoopbackRedirect.start({ timeoutMs: 30, open: () => {} });
     try {

@@ -51,9 +51,21 @@ export function chooseAuthMethod(
   if (credentials.clientSecret !== undefined) {
     if (offered.includes('client_secret_basic')) return 'client_secret_basic';
     if (offered.includes('client_secret_post')) return 'client_secret_post';
-    if (offered.includes('none')) return 'none';
+    // Never `none` for a secret: metadata does not get to downgrade an authenticated client.
     return 'client_secret_basic';
   }
+  return 'none';
+}
+
+/**
+ * The method for credentials given with a non-interactive grant: the forced one, else what the credentials
+ * allow (`private_key_jwt` for a key, `client_secret_basic` for a secret). The authorization server's metadata
+ * has no say: a server the MCP server pointed us to must not choose how a secret travels.
+ */
+export function fixedAuthMethod(credentials: ClientCredentials): ClientAuthMethod {
+  if (credentials.authMethod) return credentials.authMethod;
+  if (credentials.privateKey !== undefined) return 'private_key_jwt';
+  if (credentials.clientSecret !== undefined) return 'client_secret_basic';
   return 'none';
 }
 
