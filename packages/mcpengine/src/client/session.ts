@@ -226,6 +226,8 @@ export class ClientSession {
         this.outgoing.fail(id, error);
       },
       sessionExpired: () => this.renewSession(),
+      // New credentials (a step-up adds scopes) can change what the server lists: cached results are stale.
+      authorizationChanged: () => this.cache.clear(),
     });
   }
 

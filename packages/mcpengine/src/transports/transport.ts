@@ -54,6 +54,12 @@ export interface TransportHandlers {
    * it once in the new session. Without this handler, held requests fail through `requestFailed`.
    */
   sessionExpired?(): void;
+  /**
+   * Optional, for transports with authorization (HTTP with OAuth): an authorization flow obtained new credentials
+   * (after a 401, or a step-up for more scopes). What the owner learned with the old ones may be out of date: the
+   * client drops its result cache.
+   */
+  authorizationChanged?(): void;
 }
 
 export type InboundProblem = { kind: 'too-large'; limit: number; size: number } | { kind: 'invalid-utf8' };

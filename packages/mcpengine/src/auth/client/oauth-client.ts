@@ -18,7 +18,7 @@
  * logs.
  */
 import type { JsonObject } from '../../protocol/types.js';
-import type { FetchLike } from '../../transports/http/client-fetch.js';
+import type { FetchLike, HttpClientAuthEvents } from '../../transports/http/client-fetch.js';
 import { AuthorizationError, OAuthError } from '../errors.js';
 import { randomToken } from '../encoding.js';
 import { isLoopbackHost, type AuthHttpOptions } from '../http.js';
@@ -227,9 +227,9 @@ export class OAuthClient {
    * Wraps `fetch` for the MCP server at `serverUrl` (what the HTTP client transports call with an `auth`
    * option): every request to it carries its token, whatever path it goes to (HTTP+SSE posts elsewhere).
    */
-  wrapFetch(inner: FetchLike, serverUrl: URL): FetchLike {
+  wrapFetch(inner: FetchLike, serverUrl: URL, events?: HttpClientAuthEvents): FetchLike {
     const server = new URL(serverUrl);
-    return (url, init) => this.#send(inner, server, url, init);
+    return (url, init) => this.#send(inner, server, url, init, events);
   }
 
   /** The access token stored for an MCP server, if any. */
@@ -251,7 +251,13 @@ export class OAuthClient {
     return value as unknown as TokenRecord;
   }
 
-  async #send(inner: FetchLike, serverUrl: URL, url: URL, init: RequestInit): Promise<Response> {
+  async #send(
+    inner: FetchLike,
+    serverUrl: URL,
+    url: URL,
+    init: RequestInit,
+    events: HttpClientAuthEvents | undefined,
+  ): Promise<Response> {
     // Credentials go to the server's own origin only (an HTTP+SSE `endpoint` event could name another one).
     if (url.origin !== serverUrl.origin) return inner(url, init);
     const server = serverKey(serverUrl);
@@ -298,6 +304,7 @@ export class OAuthClient {
       }
       response.body?.cancel().catch(() => {});
       await this.#authorizeOnce(server, serverUrl, failure, init.signal ?? undefined);
+      events?.authorized?.();
     }
   }
 

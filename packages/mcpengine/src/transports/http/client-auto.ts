@@ -93,6 +93,7 @@ export class HttpClientTransport implements Transport {
       requestFailed: (id, error) => this.#failed(id, error),
     };
     if (handlers.sessionExpired) relay.sessionExpired = () => handlers.sessionExpired?.();
+    if (handlers.authorizationChanged) relay.authorizationChanged = () => handlers.authorizationChanged?.();
     return relay;
   }
 

@@ -24,8 +24,15 @@ export type ExtraHeaders =
  * sends the request again. `OAuthClient` of `mcpengine/auth` is one.
  */
 export interface HttpClientAuth {
-  /** `serverUrl` is the transport's MCP endpoint: what credentials are kept for, whatever URL a request goes to. */
-  wrapFetch(fetch: FetchLike, serverUrl: URL): FetchLike;
+  /**
+   * `serverUrl` is the transport's MCP endpoint: what credentials are kept for, whatever URL a request goes to.
+   * `events.authorized` is called after a flow obtained new credentials.
+   */
+  wrapFetch(fetch: FetchLike, serverUrl: URL, events?: HttpClientAuthEvents): FetchLike;
+}
+
+export interface HttpClientAuthEvents {
+  authorized?(): void;
 }
 
 export interface HttpClientOptions {
@@ -46,9 +53,13 @@ export interface HttpClientOptions {
 }
 
 /** The fetch a transport uses: the given one (default: global `fetch`), behind `auth` when there is one. */
-export function transportFetch(options: HttpClientOptions, serverUrl: URL): FetchLike {
+export function transportFetch(
+  options: HttpClientOptions,
+  serverUrl: URL,
+  events?: HttpClientAuthEvents,
+): FetchLike {
   const base: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
-  return options.auth ? options.auth.wrapFetch(base, serverUrl) : base;
+  return options.auth ? options.auth.wrapFetch(base, serverUrl, events) : base;
 }
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -66,9 +77,13 @@ const consoleLogger: HttpClientLogger = {
   warn: (message) => console.warn(`[mcpengine] ${message}`),
 };
 
-export function httpClientSettings(options: HttpClientOptions, serverUrl: URL): HttpClientSettings {
+export function httpClientSettings(
+  options: HttpClientOptions,
+  serverUrl: URL,
+  events?: HttpClientAuthEvents,
+): HttpClientSettings {
   return {
-    fetch: transportFetch(options, serverUrl),
+    fetch: transportFetch(options, serverUrl, events),
     logger: options.logger ?? consoleLogger,
     maxBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,

@@ -38,7 +38,9 @@ export class SseClientTransport implements Transport {
   constructor(url: string | URL, options: SseClientTransportOptions = {}) {
     this.#url = new URL(url);
     this.#options = options;
-    this.#settings = httpClientSettings(options, this.#url);
+    this.#settings = httpClientSettings(options, this.#url, {
+      authorized: () => this.#handlers?.authorizationChanged?.(),
+    });
   }
 
   /** The URL the server told us to POST to (after `start`). */

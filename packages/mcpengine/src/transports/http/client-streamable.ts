@@ -174,7 +174,9 @@ export class StreamableHttpClientTransport implements Transport {
   constructor(url: string | URL, options: StreamableHttpClientTransportOptions = {}) {
     this.#url = new URL(url);
     this.#options = options;
-    this.#settings = httpClientSettings(options, this.#url);
+    this.#settings = httpClientSettings(options, this.#url, {
+      authorized: () => this.#handlers?.authorizationChanged?.(),
+    });
     this.#sessionId = options.sessionId;
   }
 
