@@ -243,7 +243,10 @@ export class ClientSession {
     const modern = newestFirst(allowed.filter((r) => REVISION_SPECS[r].era === 'modern'));
     const legacy = newestFirst(allowed.filter((r) => REVISION_SPECS[r].era === 'legacy'));
     if (modern.length > 0) {
-      const outcome = await this.probe(modern[0]!, modern, legacy, options.probeTimeoutMs ?? 5_000);
+      // The short probe timeout exists to fall back to a silent legacy server; with no legacy revision allowed
+      // there is nothing to fall back to, so the probe waits as long as any request.
+      const probeTimeoutMs = legacy.length === 0 ? undefined : (options.probeTimeoutMs ?? 5_000);
+      const outcome = await this.probe(modern[0]!, modern, legacy, probeTimeoutMs);
       if (outcome === 'modern') return;
       if (outcome !== 'legacy') {
         await this.initialize(outcome, allowed);
@@ -264,7 +267,7 @@ export class ClientSession {
     preferred: Revision,
     modern: readonly Revision[],
     legacy: readonly Revision[],
-    timeoutMs: number,
+    timeoutMs: number | undefined,
   ): Promise<'modern' | 'legacy' | Revision> {
     try {
       await this.discover(preferred, timeoutMs);

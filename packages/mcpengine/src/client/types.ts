@@ -77,7 +77,10 @@ export interface ClientOptions {
 export interface ConnectOptions {
   /** `'auto'` (default): probe modern, fall back to legacy. Or a specific revision to speak. */
   revision?: Revision | 'auto';
-  /** How long to wait for the `server/discover` probe before assuming a legacy server. Default 5 s. */
+  /**
+   * How long to wait for the `server/discover` probe before assuming a legacy server. Default 5 s; unused when
+   * `revisions` allows no legacy revision (nothing to fall back to: the probe waits like any request).
+   */
   probeTimeoutMs?: number;
   /** Revisions this client is willing to speak. Default: all. */
   revisions?: readonly Revision[];
