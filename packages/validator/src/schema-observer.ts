@@ -4,6 +4,7 @@
  * express: `resultType` dispatch, cacheable results, forbidden and reserved error codes, `id: null` only for
  * -32700/-32600).
  */
+import { factsOf } from './revisions.js';
 import { formatViolation, WireOracle } from '@mcpengine/oracle';
 import type { Revision } from './catalog/model.js';
 import { SCHEMA_DIR } from './paths.js';
@@ -269,7 +270,7 @@ export class SchemaObserver {
   }
 
   #metaKeys(message: unknown, evidence: Evidence[]): void {
-    if (this.revision < '2025-06-18') return;
+    if (!factsOf(this.revision).metaKeyRules) return;
     this.#counts[SCHEMA_META_KEYS] = (this.#counts[SCHEMA_META_KEYS] ?? 0) + 1;
     const bad = badMetaKeys(message);
     if (bad.length === 0) return;

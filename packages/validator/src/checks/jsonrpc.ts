@@ -3,6 +3,7 @@
  * notifications, duplicate ids and batches. Each probe runs on its own connection, so that a server that falls
  * over on bad input fails only the check that found it.
  */
+import { factsOf } from '../revisions.js';
 import { brief, callEvidence, rawEvidence } from '../evidence.js';
 import { LegacySession, modernRequest } from '../session.js';
 import {
@@ -290,7 +291,7 @@ export const batchProbe: Probe = {
     const raw = await channel.raw(text, { timeoutMs: quickTimeout(ctx), until: isReply });
     const replies = raw.received.filter(isReply);
     const evidence = [rawEvidence(raw, 'a batch of two requests')];
-    if (ctx.revision === '2025-03-26') {
+    if (factsOf(ctx.revision).batching === 'required') {
       // HTTP delivers the array's elements one by one; stdio delivers the array.
       const elements = replies.flatMap((r) =>
         Array.isArray(r.message) ? (r.message as unknown[]) : [r.message],

@@ -2,6 +2,7 @@
  * Tasks (2025-11-25): task-augmented tools/call, tasks/get, tasks/result, tasks/list and tasks/cancel, on the
  * tools the validator may call.
  */
+import { factsOf } from '../revisions.js';
 import { brief, callEvidence } from '../evidence.js';
 import type { Evidence } from '../outcomes.js';
 import { isObject, resultOf, type CallResult, type JsonObject } from '@mcpengine/wire';
@@ -190,7 +191,7 @@ const WITH_A_TASK = [
 export const tasksProbe: Probe = {
   name: 'tasks',
   eras: ['legacy'],
-  revisions: (revision) => revision === '2025-11-25',
+  revisions: (revision) => factsOf(revision).coreTasks,
   checks: [
     TASKS_CAPABILITY,
     TASKS_FORBIDDEN,

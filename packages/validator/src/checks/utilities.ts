@@ -1,6 +1,7 @@
 /**
  * Server utilities: completion, logging, pagination with forged cursors, and capability gating.
  */
+import { factsOf } from '../revisions.js';
 import { brief, callEvidence } from '../evidence.js';
 import { wireOracle } from '../schema-observer.js';
 import { META } from '../session.js';
@@ -82,7 +83,7 @@ export const completionProbe: Probe = {
   checks: [COMPLETION_PROMPT, COMPLETION_UNKNOWN],
   async run(ctx) {
     // 2024-11-05 defines completion/complete without a capability.
-    if (ctx.revision !== '2024-11-05' && !ctx.has('completions')) {
+    if (factsOf(ctx.revision).completionsCapability && !ctx.has('completions')) {
       for (const check of this.checks)
         ctx.notApplicable(check, 'the server does not advertise the completions capability');
       return;

@@ -3,6 +3,7 @@
  * Built by joining the checks' outcomes with the catalog; the renderers (terminal, JSON, JUnit, HTML) only
  * format it.
  */
+import { factsOf } from '../revisions.js';
 import { catalogStats, loadCatalog, serverRequirements } from '../catalog/catalog.js';
 import type { Requirement, Revision } from '../catalog/model.js';
 import { allChecks, checkDef, parseCheckRef } from '../checks/registry.js';
@@ -128,7 +129,7 @@ function transportMatches(
   revision: Revision,
 ): boolean {
   if (scope === undefined || scope === 'any') return true;
-  if (scope === 'http') return transport === (revision === '2024-11-05' ? 'sse' : 'streamable-http');
+  if (scope === 'http') return transport === factsOf(revision).httpTransport;
   return scope === transport;
 }
 
@@ -156,7 +157,7 @@ export function revisionReport(
     if (!transportMatches(requirement.transport, context.transport, revision)) {
       const scope =
         requirement.transport === 'http'
-          ? revision === '2024-11-05'
+          ? factsOf(revision).httpTransport === 'sse'
             ? 'HTTP+SSE'
             : 'Streamable HTTP'
           : requirement.transport;
@@ -199,7 +200,7 @@ export function revisionReport(
   return {
     checks,
     revision,
-    era: revision === '2026-07-28' ? 'modern' : 'legacy',
+    era: factsOf(revision).era,
     requirements,
     advisory,
     unmapped,
