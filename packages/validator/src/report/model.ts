@@ -23,6 +23,8 @@ export interface RequirementVerdict {
   readonly message: string;
   readonly evidence: readonly Evidence[];
   readonly area: Area | undefined;
+  /** For a failure or warning: the checks (without facet) whose failure it is — its root causes. */
+  readonly causes?: readonly string[];
 }
 
 export interface AdvisoryVerdict {
@@ -48,7 +50,17 @@ export interface RevisionReport {
   /** Outcomes of checks that no statement of this revision names (should be empty). */
   readonly unmapped: readonly Outcome[];
   /** Every check that ran, with its folded outcome (what the verdicts above were built from). */
-  readonly checks: Readonly<Record<string, { readonly status: Outcome['status']; readonly message: string }>>;
+  readonly checks: Readonly<
+    Record<
+      string,
+      {
+        readonly status: Outcome['status'];
+        readonly message: string;
+        /** Kept for failures only: the evidence a finding shows once. */
+        readonly evidence?: readonly Evidence[];
+      }
+    >
+  >;
   readonly must: Score;
   readonly should: Score;
   readonly coverage: {
@@ -75,7 +87,10 @@ export interface ValidationReport {
  * One verdict from the checks that test a statement: any failure fails it; otherwise it passes when at least one
  * check passed (the message says how many ran); otherwise it is not applicable or not run.
  */
-function combine(checks: readonly string[], outcomes: readonly Outcome[]): Outcome {
+function combine(
+  checks: readonly string[],
+  outcomes: readonly Outcome[],
+): Outcome & { causes?: readonly string[] } {
   const folded = checks.map((ref) => {
     const { check, facet } = parseCheckRef(ref);
     return { check: ref, outcome: foldOutcomes(check, outcomes, facet) };
@@ -89,6 +104,7 @@ function combine(checks: readonly string[], outcomes: readonly Outcome[]): Outco
       status: 'fail',
       message: failed.map((f) => label(f.check, f.outcome!.message)).join(' | '),
       evidence: failed.flatMap((f) => f.outcome!.evidence).slice(0, 6),
+      causes: [...new Set(failed.map((f) => parseCheckRef(f.check).check))],
     };
   }
   const passed = folded.filter((f) => f.outcome?.status === 'pass');
@@ -173,7 +189,13 @@ export function revisionReport(
     const outcome = combine(checks, outcomes);
     const verdict: Verdict =
       outcome.status === 'fail' ? (requirement.level === 'MUST' ? 'fail' : 'warning') : outcome.status;
-    return { ...base, verdict, message: outcome.message, evidence: outcome.evidence };
+    return {
+      ...base,
+      verdict,
+      message: outcome.message,
+      evidence: outcome.evidence,
+      ...(outcome.causes === undefined ? {} : { causes: outcome.causes }),
+    };
   });
   const named = new Set(
     loadCatalog(revision).statements.flatMap((s) => (s.checks ?? []).map((ref) => parseCheckRef(ref).check)),
@@ -192,10 +214,14 @@ export function revisionReport(
     .map((id) => foldOutcomes(id, outcomes)!)
     .filter((outcome) => outcome.status === 'fail' || outcome.status === 'pass');
   const stats = catalogStats(loadCatalog(revision));
-  const checks: Record<string, { status: Outcome['status']; message: string }> = {};
+  const checks: Record<string, { status: Outcome['status']; message: string; evidence?: Evidence[] }> = {};
   for (const id of [...new Set(outcomes.map((o) => o.check))].sort()) {
     const folded = foldOutcomes(id, outcomes)!;
-    checks[id] = { status: folded.status, message: folded.message };
+    checks[id] = {
+      status: folded.status,
+      message: folded.message,
+      ...(folded.status === 'fail' ? { evidence: [...folded.evidence] } : {}),
+    };
   }
   return {
     checks,

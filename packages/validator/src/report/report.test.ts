@@ -6,6 +6,7 @@ import { loadCatalog } from '../catalog/catalog.js';
 import '../checks/index.js';
 import { foldOutcomes, type Outcome } from '../outcomes.js';
 import { renderHtml, renderJson, renderJunit } from './files.js';
+import { findingsOf } from './findings.js';
 import { revisionReport, type ValidationReport } from './model.js';
 import { renderTerminal } from './terminal.js';
 
@@ -152,14 +153,70 @@ describe('reports', () => {
     );
   });
 
-  it('the terminal shows the failure with its requirement, link and exchange', () => {
+  it('the terminal leads with the verdict and one line per defect; --verbose adds link and exchange', () => {
     const text = renderTerminal(report, { color: false, verbose: false });
-    expect(text).toContain('✗ lifecycle-f65a1a0e MUST');
-    expect(text).toContain('“The server MUST respond with its own capabilities and information:”');
-    expect(text).toContain(
+    const lines = text.split('\n');
+    expect(lines.findIndex((line) => line.startsWith('FAIL:'))).toBeLessThan(
+      lines.findIndex((line) => line.includes('lifecycle.initialize-result')),
+    );
+    expect(text).toContain('✗ MUST   lifecycle.initialize-result (2025-11-25)');
+    const [finding] = findingsOf(report);
+    expect(text).toContain(`“${finding!.statements[0]!.sentence}”`);
+    expect(text).not.toContain('→ {"jsonrpc":"2.0","id":1,"method":"tools/list"}');
+    const verbose = renderTerminal(report, { color: false, verbose: true });
+    expect(verbose).toContain('“The server MUST respond with its own capabilities and information:”');
+    expect(verbose).toContain(
       'https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#initialization',
     );
-    expect(text).toContain('→ {"jsonrpc":"2.0","id":1,"method":"tools/list"}');
-    expect(text).toContain('FAIL:');
+    expect(verbose).toContain('→ {"jsonrpc":"2.0","id":1,"method":"tools/list"}');
+  });
+
+  it('the summary counts passed, failed and not run apart, and says how to run what did not', () => {
+    const passing = revisionReport(
+      '2025-11-25',
+      [
+        pass('lifecycle.initialize-result'),
+        {
+          check: 'tools.call',
+          status: 'not-run',
+          message: 'no tool is annotated readOnlyHint: true (2 not called; use --call <tool> or --call-all)',
+          evidence: [],
+        },
+      ],
+      { transport: 'stdio', capabilities: () => true },
+    );
+    const text = renderTerminal(
+      { ...report, revisions: [passing], exitCode: 0 },
+      { color: false, verbose: false },
+    );
+    const { passed, failed, notRun } = passing.must;
+    expect(notRun).toBeGreaterThan(0);
+    expect(text).toContain(`MUST ${passed} passed, ${failed} failed, ${notRun} not run`);
+    expect(text).toMatch(/^PASS: no MUST failed in 1 revision\(s\) — \d+ MUST statement\(s\) did not run/m);
+    expect(text).toContain('--call <tool> (or --call-all)');
+    expect(text).not.toMatch(/MUST \d+\/\d+ passed/);
+  });
+
+  it('one defect is one finding, whatever the statements and revisions it breaks', () => {
+    const outcomes = [fail('jsonrpc.parse-error', 'no error response')];
+    const revisions = (['2025-11-25', '2025-06-18'] as const).map((r) =>
+      revisionReport(r, outcomes, { transport: 'stdio', capabilities: () => true }),
+    );
+    const findings = findingsOf({ ...report, revisions });
+    expect(findings.map((f) => f.check)).toEqual(['jsonrpc.parse-error']);
+    expect(findings[0]!.revisions).toEqual(['2025-11-25', '2025-06-18']);
+    expect(findings[0]!.statements.length).toBeGreaterThan(0);
+    expect(findings[0]!.message).toBe('no error response');
+  });
+
+  it('clips big payloads in the terminal with a pointer to the full reports', () => {
+    const big = revisionReport(
+      '2025-11-25',
+      [{ ...fail('lifecycle.initialize-result', 'no result'), evidence: [{ received: 'x'.repeat(5000) }] }],
+      { transport: 'stdio', capabilities: () => true },
+    );
+    const text = renderTerminal({ ...report, revisions: [big] }, { color: false, verbose: true });
+    expect(text).not.toContain('x'.repeat(1000));
+    expect(text).toContain('more characters: see the --json or --html report');
   });
 });
