@@ -17,7 +17,7 @@ import {
   type Received,
 } from '@mcpengine/wire';
 import type { ProbeContext } from './context.js';
-import { errorCode, isError, isResult, missing } from './expect.js';
+import { errorCode, isError, isResult, missing, rejectionFacets } from './expect.js';
 import { CACHING_HINTS, judgeCaching } from './listing.js';
 import type { Probe } from './probe.js';
 import { CLIENT_CAPABILITY_FACETS, clientCapabilityFacets } from './client-capabilities.js';
@@ -47,6 +47,7 @@ export const VERSION_MALFORMED = defineCheck(
   'lifecycle.version-malformed',
   'lifecycle',
   'A non-string protocolVersion in initialize is rejected with -32602 (Invalid params)',
+  { facets: ['rejected', 'code'] },
 );
 export const BEFORE_INITIALIZE = defineCheck(
   'lifecycle.request-before-initialize',
@@ -215,9 +216,14 @@ export const legacyHandshake: Probe = {
     });
     ctx.schema.response(malformed, 'initialize');
     const judgement = isError(malformed, -32602);
-    ctx.judge(VERSION_MALFORMED, judgement, [
-      callEvidence(malformed, 'initialize with a numeric protocolVersion'),
-    ]);
+    ctx.expect(
+      VERSION_MALFORMED,
+      judgement.ok,
+      judgement.detail,
+      judgement.detail,
+      [callEvidence(malformed, 'initialize with a numeric protocolVersion')],
+      rejectionFacets(malformed),
+    );
     if (!judgement.ok) channel = await ctx.open();
     if (channel.kind === 'streamable-http') {
       // Without a session, HTTP requests are governed by the session rules (http.session-required).

@@ -7,7 +7,7 @@ import { wireOracle } from '../schema-observer.js';
 import { META } from '../session.js';
 import { isObject, resultOf, type CallResult, type JsonObject } from '@mcpengine/wire';
 import type { ProbeContext } from './context.js';
-import { isError, isResult } from './expect.js';
+import { isError, isResult, rejectionFacets } from './expect.js';
 import type { Probe } from './probe.js';
 import { defineCheck } from './registry.js';
 
@@ -21,6 +21,7 @@ export const COMPLETION_UNKNOWN = defineCheck(
   'completion.unknown-reference',
   'completion',
   'Completing an argument of an unknown prompt is answered with -32602 (Invalid params)',
+  { facets: ['rejected', 'code'] },
 );
 export const LOGGING_SET_LEVEL = defineCheck(
   'logging.set-level',
@@ -132,10 +133,17 @@ export const completionProbe: Probe = {
       ref: { type: 'ref/prompt', name: 'validator_no_such_prompt_7f3a' },
       argument: { name: 'anything', value: '' },
     });
+    // Only the code (-32602) comes from a SHOULD ("SHOULD return standard JSON-RPC errors … Invalid prompt
+    // name: -32602"); "MUST: Validate all completion inputs" is broken only when the input is not rejected.
     const judgement = isError(unknown, -32602);
-    ctx.judge(COMPLETION_UNKNOWN, judgement, [
-      callEvidence(unknown, 'completion/complete for an unknown prompt'),
-    ]);
+    ctx.expect(
+      COMPLETION_UNKNOWN,
+      judgement.ok,
+      judgement.detail,
+      judgement.detail,
+      [callEvidence(unknown, 'completion/complete for an unknown prompt')],
+      rejectionFacets(unknown),
+    );
   },
 };
 
