@@ -60,6 +60,29 @@ describe('verdicts', () => {
     expect(report.must.failed).toBeGreaterThan(0);
   });
 
+  it('charge an id: null error response to the error-response statement, not the result one', () => {
+    const report = revisionReport('2025-11-25', [fail('schema.envelope', 'id is null', ['id-null'])], {
+      transport: 'stdio',
+      capabilities: () => true,
+    });
+    expect(verdict(report, 'basic-5ea031ce')).toBe('fail'); // Error responses MUST include the same ID…
+    expect(verdict(report, 'basic-18c36ef3')).not.toBe('fail'); // Result responses MUST include the same ID
+  });
+
+  it('charge "Respect the negotiated protocol version" only with a message another revision allows', () => {
+    const everywhere = revisionReport('2025-11-25', [fail('schema.response', 'bad', ['structure'])], {
+      transport: 'stdio',
+      capabilities: () => true,
+    });
+    expect(verdict(everywhere, 'lifecycle-ca965cfc')).not.toBe('fail');
+    const elsewhere = revisionReport(
+      '2025-11-25',
+      [fail('schema.response', 'bad', ['structure', 'revision'])],
+      { transport: 'stdio', capabilities: () => true },
+    );
+    expect(verdict(elsewhere, 'lifecycle-ca965cfc')).toBe('fail');
+  });
+
   it('leave out statements of another transport or an unadvertised capability', () => {
     const outcomes = [fail('http.origin', 'served'), fail('prompts.unknown', 'wrong code')];
     const stdio = revisionReport('2025-11-25', outcomes, {
