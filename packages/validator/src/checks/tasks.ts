@@ -8,6 +8,7 @@ import type { Evidence } from '../outcomes.js';
 import { isObject, resultOf, type CallResult, type JsonObject } from '@mcpengine/wire';
 import type { ProbeContext } from './context.js';
 import { errorCode, isError, isResult } from './expect.js';
+import { sampleInstance } from './instances.js';
 import type { Probe } from './probe.js';
 import { defineCheck } from './registry.js';
 
@@ -232,6 +233,15 @@ export const tasksProbe: Probe = {
       const params = record?.call.sent['params'];
       return isObject(params) && isObject(params['arguments']) ? params['arguments'] : undefined;
     };
+    // A tool never called plainly (one that requires a task) gets arguments built from its input schema: `{}`
+    // would be refused for a missing required argument, and the verdict would be about that instead.
+    const argumentsFor = (tool: JsonObject): JsonObject => {
+      const used = argsOf(tool);
+      if (used !== undefined) return used;
+      const schema = tool['inputSchema'];
+      const sample = isObject(schema) ? sampleInstance(schema) : undefined;
+      return isObject(sample) ? sample : {};
+    };
     if (!toolCalls) {
       for (const check of this.checks.filter((c) => c !== TASKS_CAPABILITY && c !== TASKS_IGNORED)) {
         ctx.notApplicable(check, 'the server does not advertise tasks.requests.tools.call');
@@ -283,7 +293,7 @@ export const tasksProbe: Probe = {
     const required = callable.find((t) => taskSupport(t) === 'required');
     if (required === undefined) ctx.notRun(TASKS_REQUIRED, 'no callable tool requires a task');
     else {
-      const args = argsOf(required) ?? {};
+      const args = argumentsFor(required);
       const call = await ctx.rpc('tools/call', { name: required['name'], arguments: args });
       const judgement = isError(call, -32601);
       ctx.judge(TASKS_REQUIRED, judgement, [
@@ -299,7 +309,7 @@ export const tasksProbe: Probe = {
       return;
     }
     const name = candidate['name'];
-    const args = argsOf(candidate) ?? {};
+    const args = argumentsFor(candidate);
     const progressToken = 'validator-task-progress';
     const created = await ctx.rpc('tools/call', {
       name,
