@@ -167,6 +167,7 @@ async function validateRevision(
     report: revisionReport(revision, outcomes, {
       transport: options.target.kind,
       capabilities: (capability) => hasCapability(profile, capability),
+      strict: options.settings.strict === true,
     }),
     serverInfo: profile?.serverInfo,
   };

@@ -46,6 +46,8 @@ export class SharedAnnotations {
 }
 
 export interface RunSettings {
+  /** Robustness failures (replies to garbage input) fail the run (`--strict`). */
+  readonly strict?: boolean;
   /** Time limit for one request. */
   readonly requestTimeoutMs: number;
   /** Time limit for one probe (all its requests). */

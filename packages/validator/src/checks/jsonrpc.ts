@@ -24,11 +24,13 @@ export const PARSE_ERROR = defineCheck(
   'jsonrpc.parse-error',
   'jsonrpc',
   'Invalid JSON is answered with -32700 (Parse error) and "id": null',
+  { robustness: true },
 );
 export const INVALID_REQUEST = defineCheck(
   'jsonrpc.invalid-request',
   'jsonrpc',
   'A message that is not a valid request object is answered with -32600 (Invalid Request)',
+  { robustness: true },
 );
 export const METHOD_NOT_FOUND = defineCheck(
   'jsonrpc.method-not-found',

@@ -23,6 +23,8 @@ export interface Finding {
   readonly title: string;
   /** MUST when any statement it breaks is a MUST (the run fails), else SHOULD (a warning). */
   readonly severity: 'MUST' | 'SHOULD';
+  /** A robustness finding (replies to garbage input): reported, fails the run only with --strict. */
+  readonly robustness: boolean;
   readonly revisions: readonly Revision[];
   /** Strongest first. */
   readonly statements: readonly FindingStatement[];
@@ -87,6 +89,7 @@ export function findingsOf(report: ValidationReport): Finding[] {
     check,
     title: checkDef(check)?.title ?? check,
     severity: f.severity,
+    robustness: checkDef(check)?.robustness === true,
     revisions: [...f.revisions],
     statements: [...f.statements.values()].sort(
       (a, b) => (LEVEL_ORDER[a.level] ?? 2) - (LEVEL_ORDER[b.level] ?? 2),

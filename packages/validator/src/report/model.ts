@@ -160,7 +160,12 @@ function score(verdicts: readonly RequirementVerdict[], failing: Verdict): Score
 export function revisionReport(
   revision: Revision,
   outcomes: readonly Outcome[],
-  context: { transport: TransportKind; capabilities: (capability: string) => boolean },
+  context: {
+    transport: TransportKind;
+    capabilities: (capability: string) => boolean;
+    /** Robustness failures fail MUST statements too (`--strict`). */
+    strict?: boolean;
+  },
 ): RevisionReport {
   const requirements = serverRequirements(revision).map((requirement): RequirementVerdict => {
     const checks = requirement.checks ?? [];
@@ -187,12 +192,24 @@ export function revisionReport(
       };
     }
     const outcome = combine(checks, outcomes);
+    // Only robustness checks failed: a warning unless --strict (the MUST stays the statement's level).
+    const robustnessOnly =
+      outcome.causes !== undefined &&
+      outcome.causes.length > 0 &&
+      outcome.causes.every((check) => checkDef(check)?.robustness === true);
     const verdict: Verdict =
-      outcome.status === 'fail' ? (requirement.level === 'MUST' ? 'fail' : 'warning') : outcome.status;
+      outcome.status === 'fail'
+        ? requirement.level === 'MUST' && (!robustnessOnly || context.strict === true)
+          ? 'fail'
+          : 'warning'
+        : outcome.status;
     return {
       ...base,
       verdict,
-      message: outcome.message,
+      message:
+        robustnessOnly && verdict === 'warning' && requirement.level === 'MUST'
+          ? `robustness (fails the run only with --strict): ${outcome.message}`
+          : outcome.message,
       evidence: outcome.evidence,
       ...(outcome.causes === undefined ? {} : { causes: outcome.causes }),
     };

@@ -83,6 +83,25 @@ describe('verdicts', () => {
     expect(verdict(elsewhere, 'lifecycle-ca965cfc')).toBe('fail');
   });
 
+  it('warn, not fail, on robustness failures (replies to garbage) unless strict', () => {
+    const outcomes = [fail('jsonrpc.parse-error', 'no error response')];
+    const lenient = revisionReport('2025-11-25', outcomes, { transport: 'stdio', capabilities: () => true });
+    expect(verdict(lenient, 'basic-af3136fb')).toBe('warning'); // MUST follow the JSON-RPC 2.0 specification
+    expect(lenient.must.failed).toBe(0);
+    const strict = revisionReport('2025-11-25', outcomes, {
+      transport: 'stdio',
+      capabilities: () => true,
+      strict: true,
+    });
+    expect(verdict(strict, 'basic-af3136fb')).toBe('fail');
+    // A robustness failure beside another failure of the same statement still fails it.
+    const both = revisionReport('2025-11-25', [...outcomes, fail('jsonrpc.method-not-found', 'wrong code')], {
+      transport: 'stdio',
+      capabilities: () => true,
+    });
+    expect(verdict(both, 'basic-af3136fb')).toBe('fail');
+  });
+
   it('leave out statements of another transport or an unadvertised capability', () => {
     const outcomes = [fail('http.origin', 'served'), fail('prompts.unknown', 'wrong code')];
     const stdio = revisionReport('2025-11-25', outcomes, {

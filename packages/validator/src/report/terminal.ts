@@ -78,7 +78,7 @@ function findingLines(finding: Finding, all: number, style: Style, verbose: bool
   const color = finding.severity === 'MUST' ? style.red : style.yellow;
   const [first, ...others] = finding.statements;
   const lines = [
-    `${color(finding.severity === 'MUST' ? '✗ MUST  ' : '! SHOULD')} ${style.bold(finding.check)} ${style.dim(`(${revisionList(finding.revisions, all)})`)}`,
+    `${color(finding.severity === 'MUST' ? '✗ MUST  ' : finding.robustness ? '! ROBUST' : '! SHOULD')} ${style.bold(finding.check)} ${style.dim(`(${revisionList(finding.revisions, all)})`)}`,
     `    ${oneLine(finding.message)}`,
   ];
   if (first !== undefined)
