@@ -238,6 +238,7 @@ export async function runValidation(options: RunOptions): Promise<ValidationRepo
       revisions: reports,
       notes,
       exitCode: failed ? 1 : 0,
+      ...(options.settings.strict === true ? { strict: true } : {}),
     };
   } finally {
     // Whatever a probe left behind (a timed-out request's process included), and unused spare connections.

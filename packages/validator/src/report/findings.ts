@@ -65,7 +65,10 @@ export function findingsOf(report: ValidationReport): Finding[] {
           finding = { severity: 'SHOULD', revisions: new Set(), statements: new Map(), evidence: [] };
           byCheck.set(check, finding);
         }
-        if (entry.verdict === 'fail') finding.severity = 'MUST';
+        // A robustness check is a MUST defect only under --strict, even where the statement fails for
+        // another cause as well.
+        const robust = checkDef(check)?.robustness === true && report.strict !== true;
+        if (entry.verdict === 'fail' && !robust) finding.severity = 'MUST';
         finding.revisions.add(revision.revision);
         const { requirement } = entry;
         const statement = finding.statements.get(requirement.id) ?? {

@@ -81,6 +81,8 @@ export interface ValidationReport {
   /** Problems met while connecting or running (not verdicts). */
   readonly notes: readonly string[];
   readonly exitCode: 0 | 1;
+  /** Robustness findings failed the run (`--strict`). */
+  readonly strict?: boolean;
 }
 
 /**

@@ -100,6 +100,19 @@ describe('verdicts', () => {
       capabilities: () => true,
     });
     expect(verdict(both, 'basic-af3136fb')).toBe('fail');
+    const findings = findingsOf({
+      tool: { name: 'mcpengine validate', version: '0.1.0' },
+      target: 'x',
+      transport: 'stdio',
+      startedAt: '2026-01-01T00:00:00.000Z',
+      durationMs: 1,
+      revisions: [both],
+      notes: [],
+      exitCode: 1,
+    });
+    expect(findings.find((f) => f.check === 'jsonrpc.method-not-found')!.severity).toBe('MUST');
+    expect(findings.find((f) => f.check === 'jsonrpc.parse-error')!.severity).toBe('SHOULD');
+    expect(findings.find((f) => f.check === 'jsonrpc.parse-error')!.robustness).toBe(true);
   });
 
   it('leave out statements of another transport or an unadvertised capability', () => {
