@@ -4,6 +4,7 @@
  */
 import type { CommandSpec } from './command.js';
 import { add } from './commands/add.js';
+import { center } from './commands/center.js';
 import { generate } from './commands/generate.js';
 import { list } from './commands/list.js';
 import { remove } from './commands/remove.js';
@@ -12,4 +13,13 @@ import { test } from './commands/test.js';
 import { validate } from './commands/validate.js';
 
 // Each spec is typed by its own options; the frame handles them uniformly.
-export const COMMANDS: readonly CommandSpec[] = [validate, test, add, remove, list, generate, serveOpenapi];
+export const COMMANDS: readonly CommandSpec[] = [
+  validate,
+  test,
+  add,
+  remove,
+  list,
+  generate,
+  serveOpenapi,
+  center,
+];

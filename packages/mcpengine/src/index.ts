@@ -5,6 +5,6 @@
  * `mcpengine/stdio`, `mcpengine/memory`, `mcpengine/protocol`, `mcpengine/schema`) keep imports lean.
  */
 export { McpServer, RequestContext, text, type ServerOptions, type ToolConfig } from './server/index.js';
-export { Client, type ClientOptions } from './client/index.js';
+export { Client, type ClientOptions, type ClientSession } from './client/index.js';
 export * from './protocol/index.js';
 export type { Transport, TransportHandlers, InboundProblem } from './transports/transport.js';
