@@ -3,7 +3,7 @@
  * identity and capabilities, and every tool and resource it lists. The review and the monitor both start here.
  */
 import { createHash } from 'node:crypto';
-import { Client } from 'mcpengine/client';
+import { Client, type ClientSession } from 'mcpengine/client';
 import { StreamableHttpClientTransport } from 'mcpengine/http';
 import { StdioClientTransport } from 'mcpengine/stdio';
 import type { StdioLaunch } from './launch.js';
@@ -51,7 +51,9 @@ export async function inspectServer(
     version: '0.1.0',
     requestTimeoutMs: options.timeoutMs,
   });
-  const abort = (): void => void client.close();
+  let session: ClientSession | undefined;
+  // Closing the transport ends a session in progress, and a handshake still under way.
+  const abort = (): void => void (session ? session.close() : transport.close()).catch(() => undefined);
   options.signal?.addEventListener('abort', abort, { once: true });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {
@@ -63,17 +65,19 @@ export async function inspectServer(
   try {
     return await Promise.race([
       (async () => {
-        await client.connect(transport);
-        const tools = (await client.listAllTools()) as unknown as JsonObject[];
-        const capabilities = (client.serverCapabilities ?? {}) as JsonObject;
+        const connected = await client.connect(transport);
+        session = connected;
+        const tools = (await connected.listAllTools()) as unknown as JsonObject[];
+        const capabilities = (connected.serverCapabilities ?? {}) as JsonObject;
         const resources: JsonObject[] = [];
         if (capabilities['resources'] !== undefined)
-          for await (const resource of client.resources()) resources.push(resource as unknown as JsonObject);
+          for await (const resource of connected.resources())
+            resources.push(resource as unknown as JsonObject);
         return {
-          revision: client.revision,
-          era: client.era,
-          serverName: client.serverInfo?.name ?? '',
-          serverVersion: client.serverInfo?.version ?? '',
+          revision: connected.revision,
+          era: connected.era,
+          serverName: connected.serverInfo?.name ?? '',
+          serverVersion: connected.serverInfo?.version ?? '',
           capabilities,
           tools,
           resources,
@@ -87,7 +91,7 @@ export async function inspectServer(
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', abort);
-    await client.close().catch(() => undefined);
+    await (session ? session.close() : transport.close()).catch(() => undefined);
   }
 }
 

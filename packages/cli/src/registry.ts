@@ -6,6 +6,7 @@ import type { CommandSpec } from './command.js';
 import { add } from './commands/add.js';
 import { center } from './commands/center.js';
 import { generate } from './commands/generate.js';
+import { inspect } from './commands/inspect.js';
 import { list } from './commands/list.js';
 import { remove } from './commands/remove.js';
 import { serveOpenapi } from './commands/serve-openapi.js';
@@ -16,6 +17,7 @@ import { validate } from './commands/validate.js';
 export const COMMANDS: readonly CommandSpec[] = [
   validate,
   test,
+  inspect,
   add,
   remove,
   list,

@@ -174,7 +174,7 @@ async function writeWebResponse(
       if (res.destroyed) return;
       if (!res.write(value)) {
         // Backpressure: wait until the socket drains (or closes) before reading more.
-        await Promise.race([once(res, 'drain'), once(res, 'close')]);
+        await drainedOrClosed(res);
         if (res.destroyed) return;
       }
     }
@@ -272,4 +272,23 @@ export async function serveHttp(mcp: McpServer, options: ServeHttpOptions = {}):
       await closed;
     },
   };
+}
+
+/**
+ * Resolves when `res` drains, closes or fails, and removes its listeners then: `Promise.race` over `once()`
+ * would leave the losers' listeners on the response, one set per wait (MaxListenersExceededWarning on a long
+ * stream to a slow reader).
+ */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      res.off('error', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+    res.on('error', done);
+  });
 }
