@@ -63,4 +63,25 @@ export default tseslint.config(
     files: ['**/*.test.ts', 'test/**', '**/src/test/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
+  {
+    // The validator keeps what differs between revisions in one table (packages/validator/src/revisions.ts):
+    // checks ask it by fact name instead of comparing revision strings.
+    files: ['packages/validator/src/**/*.ts'],
+    ignores: ['packages/validator/src/revisions.ts', '**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'BinaryExpression[operator=/^[=!]==?$|^[<>]=?$/] > Literal[value=/^\\d{4}-\\d{2}-\\d{2}$/]',
+          message: 'Compare no revision literals: add or use a fact in packages/validator/src/revisions.ts.',
+        },
+        {
+          selector: 'SwitchCase > Literal.test[value=/^\\d{4}-\\d{2}-\\d{2}$/]',
+          message:
+            'Switch on no revision literals: add or use a fact in packages/validator/src/revisions.ts.',
+        },
+      ],
+    },
+  },
 );

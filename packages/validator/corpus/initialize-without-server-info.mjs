@@ -1,6 +1,6 @@
 // Breaks: the initialize result leaves out serverInfo.
 // expect: lifecycle.initialize-result, schema.response
-// requirement: lifecycle-f65a1a0e, lifecycle-ca965cfc
+// requirement: lifecycle-f65a1a0e
 import { main, tryParse } from './_server.mjs';
 
 main({

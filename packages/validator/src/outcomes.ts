@@ -38,6 +38,11 @@ export interface CheckDef {
    */
   readonly advisory?: boolean;
   /**
+   * Robustness checks judge replies to input no conforming client sends (garbage, invalid envelopes): a failure
+   * does not fail the run unless `--strict` (docs/validator/interpretations.md).
+   */
+  readonly robustness?: boolean;
+  /**
    * The distinct rules one check tests (`empty`, `token`… for x-mcp-header). A catalog statement names
    * `check#facet` when it states only one of them, so a failure is charged only to the statements it breaks.
    */

@@ -2,6 +2,7 @@
  * One validation: discover the revisions, run every applicable probe for each, join the outcomes with the
  * catalog. Time is bounded at three levels (request, probe, whole run) and every process is gone at the end.
  */
+import { factsOf, LATEST_LEGACY } from './revisions.js';
 import { isRevision, type Revision } from './catalog/model.js';
 import {
   eraOf,
@@ -166,6 +167,7 @@ async function validateRevision(
     report: revisionReport(revision, outcomes, {
       transport: options.target.kind,
       capabilities: (capability) => hasCapability(profile, capability),
+      strict: options.settings.strict === true,
     }),
     serverInfo: profile?.serverInfo,
   };
@@ -182,16 +184,16 @@ export async function runValidation(options: RunOptions): Promise<ValidationRepo
       options.revisions !== undefined ? [...options.revisions] : negotiatedRevisions(discovery);
     if (revisions.length === 0) {
       // Nothing negotiated: report the handshake of the latest legacy revision, which failed.
-      revisions = ['2025-11-25'];
+      revisions = [LATEST_LEGACY];
       notes.push(
-        'the server negotiated no protocol revision; the handshake results are reported under 2025-11-25',
+        `the server negotiated no protocol revision; the handshake results are reported under ${LATEST_LEGACY}`,
       );
     }
     for (const revision of revisions) {
       if (!isRevision(revision)) throw new Error(`unknown revision ${String(revision)}`);
     }
     const annotations = new SharedAnnotations();
-    if (!revisions.some((revision) => revision >= '2025-03-26')) annotations.settle();
+    if (!revisions.some((revision) => factsOf(revision).toolAnnotations)) annotations.settle();
     const runOptions: RunOptions = { ...options, settings: { ...options.settings, annotations } };
     const reports: RevisionReport[] = [];
     let serverInfo: unknown;
@@ -206,7 +208,7 @@ export async function runValidation(options: RunOptions): Promise<ValidationRepo
             discovery,
             deadline,
           );
-          if (revision >= '2025-03-26') annotations.settle();
+          if (factsOf(revision).toolAnnotations) annotations.settle();
           reports.push(report);
           serverInfo ??= info;
         }
@@ -236,6 +238,7 @@ export async function runValidation(options: RunOptions): Promise<ValidationRepo
       revisions: reports,
       notes,
       exitCode: failed ? 1 : 0,
+      ...(options.settings.strict === true ? { strict: true } : {}),
     };
   } finally {
     // Whatever a probe left behind (a timed-out request's process included), and unused spare connections.

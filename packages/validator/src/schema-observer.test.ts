@@ -20,7 +20,7 @@ describe('the JSON-RPC envelope', () => {
       { text: 'error has no message', facet: 'error-fields' },
     ]);
     expect(envelopeProblems({ jsonrpc: '2.0', id: null, error: { code: -32601, message: 'x' } })).toEqual([
-      { text: 'id is null, which only -32700 and -32600 errors may carry', facet: 'id' },
+      { text: 'id is null, which only -32700 and -32600 errors may carry', facet: 'id-null' },
     ]);
     expect(envelopeProblems({ jsonrpc: '2.0' })).toEqual([
       { text: 'neither result nor error is set', facet: 'result-or-error' },

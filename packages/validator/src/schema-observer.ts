@@ -4,8 +4,9 @@
  * express: `resultType` dispatch, cacheable results, forbidden and reserved error codes, `id: null` only for
  * -32700/-32600).
  */
+import { factsOf } from './revisions.js';
 import { formatViolation, WireOracle } from '@mcpengine/oracle';
-import type { Revision } from './catalog/model.js';
+import { REVISIONS, type Revision } from './catalog/model.js';
 import { SCHEMA_DIR } from './paths.js';
 import { defineCheck } from './checks/registry.js';
 import type { Evidence } from './outcomes.js';
@@ -19,6 +20,7 @@ export const SCHEMA_RESPONSE = defineCheck(
     facets: [
       'structure',
       'id',
+      'revision',
       'result-type',
       'result-type-value',
       'error-code',
@@ -31,19 +33,21 @@ export const SCHEMA_ENVELOPE = defineCheck(
   'schema.envelope',
   'jsonrpc',
   'Every response is a JSON-RPC 2.0 response: jsonrpc "2.0", the request id, exactly one of result and error, an integer error code and a message',
-  { facets: ['jsonrpc', 'id', 'result-or-error', 'not-both', 'error-fields', 'error-code-integer'] },
+  {
+    facets: ['jsonrpc', 'id', 'id-null', 'result-or-error', 'not-both', 'error-fields', 'error-code-integer'],
+  },
 );
 export const SCHEMA_NOTIFICATION = defineCheck(
   'schema.notification',
   'schema',
   'Every notification the server sends validates against the official schema of the revision, and carries no id',
-  { facets: ['structure', 'id'] },
+  { facets: ['structure', 'id', 'revision'] },
 );
 export const SCHEMA_SERVER_REQUEST = defineCheck(
   'schema.server-request',
   'schema',
   'Every request the server sends is one the revision allows it to send, and validates against the schema',
-  { facets: ['structure', 'id'] },
+  { facets: ['structure', 'id', 'revision'] },
 );
 
 export const SCHEMA_META_KEYS = defineCheck(
@@ -119,7 +123,9 @@ export function envelopeProblems(message: unknown): EnvelopeProblem[] {
   else if (id === null) {
     const code = isObject(message['error']) ? message['error']['code'] : undefined;
     if (code !== -32700 && code !== -32600)
-      add('id is null, which only -32700 and -32600 errors may carry', 'id');
+      // An error response, so not "Result responses MUST include the same ID": its own statement (error
+      // responses, except where the id could not be read) is the one it breaks.
+      add('id is null, which only -32700 and -32600 errors may carry', 'id-null');
   } else if (typeof id !== 'string' && typeof id !== 'number')
     add(`id ${JSON.stringify(id)} is not a string or number`, 'id');
   return problems;
@@ -269,7 +275,7 @@ export class SchemaObserver {
   }
 
   #metaKeys(message: unknown, evidence: Evidence[]): void {
-    if (this.revision < '2025-06-18') return;
+    if (!factsOf(this.revision).metaKeyRules) return;
     this.#counts[SCHEMA_META_KEYS] = (this.#counts[SCHEMA_META_KEYS] ?? 0) + 1;
     const bad = badMetaKeys(message);
     if (bad.length === 0) return;
@@ -296,11 +302,24 @@ export class SchemaObserver {
     });
     this.#counts[check] = (this.#counts[check] ?? 0) + 1;
     if (violation === null) return;
+    // "Respect the negotiated protocol version" is broken only by a message that another revision allows; a
+    // message invalid in every revision breaks the schema, not the negotiation.
+    const validElsewhere = REVISIONS.filter(
+      (other) =>
+        other !== this.revision &&
+        wireOracle().check(message, {
+          revision: other,
+          sender: 'server',
+          ...(inReplyTo === undefined ? {} : { inReplyTo }),
+        }) === null,
+    );
+    const facets = violationFacets(violation.definition, violation.errors);
     this.#record(
       check,
-      `${violation.definition}: ${violation.errors.slice(0, 3).join('; ')}`,
+      `${violation.definition}: ${violation.errors.slice(0, 3).join('; ')}` +
+        (validElsewhere.length > 0 ? ` (valid in ${validElsewhere.join(', ')})` : ''),
       [...evidence, { label: 'schema violation', note: formatViolation(violation) }],
-      violationFacets(violation.definition, violation.errors),
+      validElsewhere.length > 0 ? [...facets, 'revision'] : facets,
     );
   }
 

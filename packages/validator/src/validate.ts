@@ -56,6 +56,8 @@ export interface ValidateOptions {
   readonly callAll: boolean;
   readonly verbose: boolean;
   readonly color: boolean;
+  /** Robustness failures (replies to garbage input) fail the run. */
+  readonly strict?: boolean;
 }
 
 async function stdioTarget(options: ValidateOptions): Promise<Target> {
@@ -158,6 +160,7 @@ export async function validateServer(options: ValidateOptions, io: ValidateIo): 
         probeTimeoutMs: Math.max(30_000, options.timeoutMs * 3),
         callTools: new Set(options.callTools),
         callAllTools: options.callAll,
+        strict: options.strict === true,
         ...(baseline === undefined ? {} : { baseline }),
       },
     });

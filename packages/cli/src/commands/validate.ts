@@ -91,6 +91,11 @@ const options = {
   json: { type: 'string', value: '<file>', group: REPORTS, description: 'write the report as JSON' },
   junit: { type: 'string', value: '<file>', group: REPORTS, description: 'write the report as JUnit XML' },
   html: { type: 'string', value: '<file>', group: REPORTS, description: 'write the report as HTML' },
+  strict: {
+    type: 'boolean',
+    group: REPORTS,
+    description: 'fail the run on robustness findings too (replies to garbage input)',
+  },
   verbose: {
     type: 'boolean',
     group: REPORTS,
@@ -194,6 +199,7 @@ export async function validateOptionsOf(
     callTools: values.call ?? [],
     callAll: values['call-all'] ?? false,
     verbose: values.verbose ?? false,
+    strict: values.strict ?? false,
     color,
   };
 }

@@ -4,6 +4,7 @@
  * Resource Metadata naming its authorization servers, and refuses an invalid token with 401. A server that does
  * not require authorization makes these checks not applicable.
  */
+import { factsOf } from '../revisions.js';
 import { brief, httpRequestText, httpResponseText } from '../evidence.js';
 import { initializeRequest, modernRequest } from '../session.js';
 import { isObject, type HttpChannel } from '@mcpengine/wire';
@@ -119,7 +120,7 @@ export const authProbe: Probe = {
     const bearer = challenge !== undefined && /^\s*bearer\b/i.test(challenge);
     // Only 2025-06-18 requires the challenge on every 401; later revisions also accept discovery through the
     // well-known URI alone (auth.protected-resource-metadata judges that).
-    if (bearer || ctx.revision === '2025-06-18') {
+    if (bearer || factsOf(ctx.revision).auth.challengeOnEvery401) {
       ctx.expect(
         AUTH_CHALLENGE,
         bearer,
@@ -138,7 +139,7 @@ export const authProbe: Probe = {
       );
     }
     const scope = challenge === undefined ? undefined : /scope="([^"]*)"/i.exec(challenge)?.[1];
-    if (ctx.revision < '2025-11-25')
+    if (!factsOf(ctx.revision).auth.challengeScope)
       ctx.notApplicable(AUTH_CHALLENGE_SCOPE, `${ctx.revision} says nothing of a scope in the challenge`);
     else if (!bearer) ctx.notRun(AUTH_CHALLENGE_SCOPE, 'no Bearer challenge to carry a scope');
     else {
@@ -162,7 +163,7 @@ export const authProbe: Probe = {
       if (response.status === 200) break;
     }
     const servers = isObject(found?.json) ? found.json['authorization_servers'] : undefined;
-    if (ctx.revision < '2025-06-18')
+    if (!factsOf(ctx.revision).auth.protectedResourceMetadata)
       ctx.notApplicable(AUTH_METADATA, `${ctx.revision} predates Protected Resource Metadata`);
     else
       ctx.expect(
@@ -190,7 +191,7 @@ export const authProbe: Probe = {
       ...(scope ?? '').split(/\s+/),
       ...(Array.isArray(supported) ? supported.map(String) : []),
     ].includes('offline_access');
-    if (ctx.revision < '2026-07-28')
+    if (!factsOf(ctx.revision).auth.noOfflineAccess)
       ctx.notApplicable(AUTH_NO_OFFLINE_ACCESS, `${ctx.revision} says nothing of offline_access`);
     else
       ctx.expect(

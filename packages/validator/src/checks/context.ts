@@ -3,6 +3,7 @@
  * and a recorder for outcomes. Every response that comes back through `rpc` is also validated against the
  * official schema of the revision.
  */
+import { eraOf, type Era } from '../revisions.js';
 import type { Revision } from '../catalog/model.js';
 import { takeSpare, type Discovery } from '../discovery.js';
 import type { Judgement } from './expect.js';
@@ -26,11 +27,7 @@ import {
   type ParamHeader,
 } from '@mcpengine/wire';
 
-export type Era = 'legacy' | 'modern';
-
-export function eraOf(revision: Revision): Era {
-  return revision === '2026-07-28' ? 'modern' : 'legacy';
-}
+export { eraOf, type Era };
 
 /**
  * Tool annotations seen in any revision, by tool name: 2024-11-05 has no annotations, so whether a tool is
@@ -49,6 +46,8 @@ export class SharedAnnotations {
 }
 
 export interface RunSettings {
+  /** Robustness failures (replies to garbage input) fail the run (`--strict`). */
+  readonly strict?: boolean;
   /** Time limit for one request. */
   readonly requestTimeoutMs: number;
   /** Time limit for one probe (all its requests). */

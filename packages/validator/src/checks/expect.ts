@@ -33,6 +33,15 @@ export function isError(call: CallResult, code: number): Judgement {
   return { ok: true, detail: `error ${code} (${brief(error['message'], 120)})` };
 }
 
+/**
+ * The facets a failed `isError` judgement breaks, for checks with `rejected` and `code` facets: an input that
+ * was rejected with another error code breaks only `code` — the code comes from a SHOULD or an example, while
+ * accepting the input breaks the MUST that the input be rejected (docs/validator/interpretations.md).
+ */
+export function rejectionFacets(call: CallResult): readonly string[] {
+  return isObject(call.response?.['error']) ? ['code'] : ['rejected', 'code'];
+}
+
 /** Any JSON-RPC error. */
 export function isAnyError(call: CallResult): Judgement {
   const response = call.response;

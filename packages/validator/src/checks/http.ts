@@ -3,6 +3,7 @@
  * mirrored request headers and their validation in 2026-07-28; the endpoint event of the 2024-11-05 HTTP+SSE
  * transport; Origin validation and SSE framing on all of them.
  */
+import { factsOf } from '../revisions.js';
 import { brief, callEvidence, httpRequestText, httpResponseText } from '../evidence.js';
 import type { Evidence } from '../outcomes.js';
 import { initializeRequest, LegacySession, modernRequest } from '../session.js';
@@ -206,7 +207,7 @@ function judgeExchanges(ctx: ProbeContext, channels: readonly HttpChannel[], mod
     );
     // Before 2025-11-25 a stream must not end before its response; later revisions let the server close it
     // early and have the client resume (http.sse-resumption judges that).
-    if (!modern && ctx.revision < '2025-11-25') {
+    if (!modern && !factsOf(ctx.revision).http.streamMayCloseEarly) {
       // A request the validator cancelled is rightly left unanswered.
       const cancelled = exchanges.flatMap((e) => {
         try {
@@ -241,7 +242,7 @@ function judgeExchanges(ctx: ProbeContext, channels: readonly HttpChannel[], mod
       }
     }
   }
-  if (ctx.revision === '2025-11-25' && !modern) {
+  if (factsOf(ctx.revision).http.primingEvent && !modern) {
     const postStreams = streams.filter((e) => e.http.method === 'POST');
     if (postStreams.length === 0)
       ctx.notRun(HTTP_SSE_PRIMING, 'the server answered no POST with an event stream');
@@ -416,7 +417,7 @@ export const httpLegacyProbe: Probe = {
   name: 'Streamable HTTP (sessions)',
   eras: ['legacy'],
   transports: ['streamable-http'],
-  revisions: (revision) => revision >= '2025-03-26',
+  revisions: (revision) => factsOf(revision).httpTransport === 'streamable-http',
   checks: [
     HTTP_CONTENT_TYPE,
     HTTP_NOTIFICATION_ACCEPTED,
@@ -517,7 +518,7 @@ export const httpLegacyProbe: Probe = {
       ctx.notApplicable(HTTP_GET_NO_RESPONSES, 'the server offers no GET stream');
     }
 
-    if (ctx.revision >= '2025-06-18') {
+    if (factsOf(ctx.revision).http.protocolVersionHeader) {
       const wrong = await post(
         ctx,
         channel,
@@ -580,7 +581,7 @@ async function judgeOrigin(
     return;
   }
   const http = await send({ origin: FOREIGN_ORIGIN });
-  const strict = ctx.revision >= '2025-11-25';
+  const strict = factsOf(ctx.revision).http.foreignOrigin403;
   const refused = http.status >= 400 && http.status < 500;
   const ok = strict ? http.status === 403 : refused;
   ctx.expect(

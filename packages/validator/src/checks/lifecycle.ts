@@ -17,7 +17,7 @@ import {
   type Received,
 } from '@mcpengine/wire';
 import type { ProbeContext } from './context.js';
-import { errorCode, isError, isResult, missing } from './expect.js';
+import { errorCode, isError, isResult, missing, rejectionFacets } from './expect.js';
 import { CACHING_HINTS, judgeCaching } from './listing.js';
 import type { Probe } from './probe.js';
 import { CLIENT_CAPABILITY_FACETS, clientCapabilityFacets } from './client-capabilities.js';
@@ -47,6 +47,7 @@ export const VERSION_MALFORMED = defineCheck(
   'lifecycle.version-malformed',
   'lifecycle',
   'A non-string protocolVersion in initialize is rejected with -32602 (Invalid params)',
+  { facets: ['rejected', 'code'] },
 );
 export const BEFORE_INITIALIZE = defineCheck(
   'lifecycle.request-before-initialize',
@@ -79,6 +80,21 @@ export const NEGOTIATED_CAPABILITIES = defineCheck(
   'The server sends no requests that need a client capability the validator did not declare',
   { facets: CLIENT_CAPABILITY_FACETS },
 );
+
+export const UNDECLARED_NOTIFICATIONS = defineCheck(
+  'capabilities.undeclared-notifications',
+  'capabilities',
+  'The server sends no notification of a capability it did not declare (list_changed without listChanged…)',
+);
+
+/** Server notifications that belong to a capability, and the capability each needs (legacy revisions). */
+const NOTIFICATION_CAPABILITY: Readonly<Record<string, string>> = {
+  'notifications/tools/list_changed': 'tools.listChanged',
+  'notifications/prompts/list_changed': 'prompts.listChanged',
+  'notifications/resources/list_changed': 'resources.listChanged',
+  'notifications/resources/updated': 'resources.subscribe',
+  'notifications/message': 'logging',
+};
 
 export const DISCOVER_RESULT = defineCheck(
   'discover.result',
@@ -215,9 +231,14 @@ export const legacyHandshake: Probe = {
     });
     ctx.schema.response(malformed, 'initialize');
     const judgement = isError(malformed, -32602);
-    ctx.judge(VERSION_MALFORMED, judgement, [
-      callEvidence(malformed, 'initialize with a numeric protocolVersion'),
-    ]);
+    ctx.expect(
+      VERSION_MALFORMED,
+      judgement.ok,
+      judgement.detail,
+      judgement.detail,
+      [callEvidence(malformed, 'initialize with a numeric protocolVersion')],
+      rejectionFacets(malformed),
+    );
     if (!judgement.ok) channel = await ctx.open();
     if (channel.kind === 'streamable-http') {
       // Without a session, HTTP requests are governed by the session rules (http.session-required).
@@ -370,8 +391,14 @@ function judgeNotificationsUnanswered(
 export const negotiatedCapabilities: Probe = {
   name: 'negotiated capabilities',
   eras: ['legacy', 'modern'],
-  checks: [NEGOTIATED_CAPABILITIES],
+  checks: [NEGOTIATED_CAPABILITIES, UNDECLARED_NOTIFICATIONS],
   run(ctx) {
+    if (ctx.era === 'legacy') judgeUndeclaredNotifications(ctx);
+    else
+      ctx.notApplicable(
+        UNDECLARED_NOTIFICATIONS,
+        'in 2026-07-28 change notifications arrive only on a subscriptions/listen stream (judged there)',
+      );
     const requests = ctx.state.serverRequests.filter((request) => request['method'] !== 'ping');
     if (requests.length === 0) {
       ctx.pass(
@@ -397,6 +424,33 @@ export const negotiatedCapabilities: Probe = {
     return Promise.resolve();
   },
 };
+
+/**
+ * Lifecycle (legacy revisions): "Both parties MUST: Only use capabilities that were successfully negotiated".
+ * A notification the server sends for a capability it did not declare (`notifications/tools/list_changed`
+ * without `tools.listChanged`, often right after `notifications/initialized`) breaks it.
+ */
+function judgeUndeclaredNotifications(ctx: ProbeContext): void {
+  const notifications = ctx.state.channels.flatMap((channel) =>
+    channel.received.filter(
+      (r) => isObject(r.message) && typeof r.message['method'] === 'string' && !('id' in r.message),
+    ),
+  );
+  const undeclared = notifications.filter((r) => {
+    const needed = NOTIFICATION_CAPABILITY[String((r.message as JsonObject)['method'])];
+    return needed !== undefined && !ctx.has(needed);
+  });
+  const methods = [...new Set(undeclared.map((r) => String((r.message as JsonObject)['method'])))];
+  ctx.expect(
+    UNDECLARED_NOTIFICATIONS,
+    undeclared.length === 0,
+    `${notifications.length} notification(s) from the server, each of a declared capability`,
+    methods
+      .map((method) => `${method} sent without the ${NOTIFICATION_CAPABILITY[method]} capability`)
+      .join('; '),
+    [{ label: 'notifications from the server', received: undeclared.map((r) => r.text).join('\n') }],
+  );
+}
 
 export const modernHandshake: Probe = {
   name: 'server/discover and per-request versions',

@@ -1,6 +1,7 @@
 /**
  * What only the modern era has: subscriptions/listen streams and multi round-trip requests (MRTR).
  */
+import { factsOf } from '../revisions.js';
 import { brief, callEvidence, clip, messagesEvidence } from '../evidence.js';
 import { LegacySession, META, modernRequest } from '../session.js';
 import {
@@ -491,7 +492,7 @@ export const mrtrProbe: Probe = {
 export const legacyClientFeaturesProbe: Probe = {
   name: 'server requests to a capable client',
   eras: ['legacy'],
-  revisions: (revision) => revision >= '2025-06-18',
+  revisions: (revision) => factsOf(revision).elicitation !== 'none',
   checks: [ELICITATION_REQUESTS],
   async run(ctx: ProbeContext) {
     const tools = (ctx.inventory.tools ?? []).filter((tool) => ctx.mayCall(tool));
@@ -531,7 +532,7 @@ export const legacyClientFeaturesProbe: Probe = {
       }
     };
     const capabilities =
-      ctx.revision >= '2025-11-25'
+      factsOf(ctx.revision).elicitation === 'modes'
         ? { elicitation: { form: {} }, sampling: {}, roots: {} }
         : { elicitation: {}, sampling: {}, roots: {} };
     const { session } = await LegacySession.open(channel, ctx.revision, {

@@ -10,7 +10,7 @@ export function defineCheck(
   id: string,
   area: Area,
   title: string,
-  options: { advisory?: boolean; facets?: readonly string[] } = {},
+  options: { advisory?: boolean; robustness?: boolean; facets?: readonly string[] } = {},
 ): string {
   if (checks.has(id)) throw new Error(`check ${id} is defined twice`);
   checks.set(id, {
@@ -18,6 +18,7 @@ export function defineCheck(
     area,
     title,
     ...(options.advisory ? { advisory: true } : {}),
+    ...(options.robustness ? { robustness: true } : {}),
     ...(options.facets === undefined ? {} : { facets: options.facets }),
   });
   return id;

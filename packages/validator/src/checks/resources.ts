@@ -1,6 +1,7 @@
 /**
  * Resources: lists, templates, reads, the not-found error of each revision, subscriptions (legacy).
  */
+import { factsOf } from '../revisions.js';
 import { brief, callEvidence } from '../evidence.js';
 import { isObject, resultOf, type JsonObject } from '@mcpengine/wire';
 import { CONTENT_BASE64, failProblems, resourceContentProblems } from './content.js';
@@ -119,7 +120,7 @@ export const resourcesProbe: Probe = {
     ctx.inventory.templates = templates.items;
 
     const badUris = resources.map((r) => r['uri']).filter((uri) => typeof uri !== 'string' || !URI.test(uri));
-    if (ctx.revision < '2025-06-18')
+    if (!factsOf(ctx.revision).resourceUriRule)
       ctx.notApplicable(RESOURCES_URI, `${ctx.revision} sets no rule for URI syntax`);
     else if (resources.length === 0) ctx.notRun(RESOURCES_URI, 'the server lists no resources');
     else
@@ -172,14 +173,14 @@ export const resourcesProbe: Probe = {
 
     const missingUri = 'validator-missing://no/such/resource-7f3a';
     const missing = await ctx.rpc('resources/read', { uri: missingUri });
-    const code = ctx.revision === '2026-07-28' ? -32602 : -32002;
+    const code = factsOf(ctx.revision).resourceNotFoundCode;
     const judgement = isError(missing, code);
     const missingEvidence = [callEvidence(missing, `resources/read ${missingUri}`)];
     ctx.judge(RESOURCES_NOT_FOUND, judgement, missingEvidence);
     const rejected = isAnyError(missing);
     ctx.judge(RESOURCES_UNKNOWN_REJECTED, rejected, missingEvidence);
     const emptyContents = resultOf(missing)?.['contents'];
-    if (ctx.revision !== '2026-07-28')
+    if (!factsOf(ctx.revision).resourceNotFoundEmptyContentsRule)
       ctx.notApplicable(RESOURCES_NOT_FOUND_EMPTY, `${ctx.revision} says nothing about empty contents`);
     else
       ctx.expect(

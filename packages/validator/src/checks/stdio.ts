@@ -2,6 +2,7 @@
  * The stdio transport: only JSON-RPC messages on stdout (one per line, UTF-8), no server requests in the modern
  * era, and a prompt exit when stdin closes.
  */
+import { factsOf } from '../revisions.js';
 import { brief, clip } from '../evidence.js';
 import { modernRequest } from '../session.js';
 import { isObject, StdioChannel, type StdoutLine } from '@mcpengine/wire';
@@ -83,7 +84,10 @@ export const stdioOutputProbe: Probe = {
         } else if (line.parseError !== undefined) {
           bad.push(`not JSON (${line.parseError}): ${clip(line.text, 200)}`);
           facets.add(splitMessageAt(all, index) ? 'newlines' : 'not-message');
-        } else if (!isMessage(line.json) && !(Array.isArray(line.json) && ctx.revision === '2025-03-26')) {
+        } else if (
+          !isMessage(line.json) &&
+          !(Array.isArray(line.json) && factsOf(ctx.revision).batching === 'required')
+        ) {
           bad.push(`not a JSON-RPC message: ${clip(line.text, 200)}`);
           facets.add('not-message');
         }

@@ -2,11 +2,13 @@
  * Tasks (2025-11-25): task-augmented tools/call, tasks/get, tasks/result, tasks/list and tasks/cancel, on the
  * tools the validator may call.
  */
+import { factsOf } from '../revisions.js';
 import { brief, callEvidence } from '../evidence.js';
 import type { Evidence } from '../outcomes.js';
 import { isObject, resultOf, type CallResult, type JsonObject } from '@mcpengine/wire';
 import type { ProbeContext } from './context.js';
 import { errorCode, isError, isResult } from './expect.js';
+import { sampleInstance } from './instances.js';
 import type { Probe } from './probe.js';
 import { defineCheck } from './registry.js';
 
@@ -190,7 +192,7 @@ const WITH_A_TASK = [
 export const tasksProbe: Probe = {
   name: 'tasks',
   eras: ['legacy'],
-  revisions: (revision) => revision === '2025-11-25',
+  revisions: (revision) => factsOf(revision).coreTasks,
   checks: [
     TASKS_CAPABILITY,
     TASKS_FORBIDDEN,
@@ -230,6 +232,15 @@ export const tasksProbe: Probe = {
       const record = ctx.state.toolCalls.find((r) => r.tool === tool);
       const params = record?.call.sent['params'];
       return isObject(params) && isObject(params['arguments']) ? params['arguments'] : undefined;
+    };
+    // A tool never called plainly (one that requires a task) gets arguments built from its input schema: `{}`
+    // would be refused for a missing required argument, and the verdict would be about that instead.
+    const argumentsFor = (tool: JsonObject): JsonObject => {
+      const used = argsOf(tool);
+      if (used !== undefined) return used;
+      const schema = tool['inputSchema'];
+      const sample = isObject(schema) ? sampleInstance(schema) : undefined;
+      return isObject(sample) ? sample : {};
     };
     if (!toolCalls) {
       for (const check of this.checks.filter((c) => c !== TASKS_CAPABILITY && c !== TASKS_IGNORED)) {
@@ -282,7 +293,7 @@ export const tasksProbe: Probe = {
     const required = callable.find((t) => taskSupport(t) === 'required');
     if (required === undefined) ctx.notRun(TASKS_REQUIRED, 'no callable tool requires a task');
     else {
-      const args = argsOf(required) ?? {};
+      const args = argumentsFor(required);
       const call = await ctx.rpc('tools/call', { name: required['name'], arguments: args });
       const judgement = isError(call, -32601);
       ctx.judge(TASKS_REQUIRED, judgement, [
@@ -298,7 +309,7 @@ export const tasksProbe: Probe = {
       return;
     }
     const name = candidate['name'];
-    const args = argsOf(candidate) ?? {};
+    const args = argumentsFor(candidate);
     const progressToken = 'validator-task-progress';
     const created = await ctx.rpc('tools/call', {
       name,

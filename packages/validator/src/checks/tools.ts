@@ -3,6 +3,7 @@
  * output schemas against structured content; unknown tools and invalid arguments, each reported as the
  * revision says.
  */
+import { factsOf } from '../revisions.js';
 import type { Revision } from '../catalog/model.js';
 import { brief, callEvidence } from '../evidence.js';
 import { HttpChannel, isObject, resultOf, type JsonObject, type ParamHeader } from '@mcpengine/wire';
@@ -104,12 +105,8 @@ const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const TCHAR = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const MAX_CALLS = 60;
 
-function atLeast(revision: Revision, than: Revision): boolean {
-  return revision >= than;
-}
-
 function defaultDialect(revision: Revision): '2020-12' | 'either' {
-  return atLeast(revision, '2025-11-25') ? '2020-12' : 'either';
+  return factsOf(revision).defaultSchemaDialect;
 }
 
 /** Every `x-mcp-header` in a schema, with whether it sits at a statically reachable property. */
@@ -238,7 +235,7 @@ export const toolsProbe: Probe = {
     ctx.inventory.tools = tools;
     const shared = ctx.settings.annotations;
     if (shared !== undefined) {
-      if (revision >= '2025-03-26') {
+      if (factsOf(revision).toolAnnotations) {
         for (const tool of tools) {
           const annotations = tool['annotations'];
           if (
@@ -269,7 +266,7 @@ export const toolsProbe: Probe = {
     const listEvidence = firstPage ? [callEvidence(firstPage, 'tools/list')] : [];
     const names = tools.map((tool) => tool['name']);
 
-    if (atLeast(revision, '2025-11-25')) {
+    if (factsOf(revision).toolNameRule) {
       const bad = names.filter((name) => typeof name !== 'string' || !NAME.test(name));
       const facets = bad.flatMap((name) =>
         typeof name !== 'string'
@@ -327,7 +324,7 @@ export const toolsProbe: Probe = {
         `${tools.length - unsupported.length} input schema(s) valid`,
         listEvidence,
       );
-    if (!atLeast(revision, '2025-06-18'))
+    if (!factsOf(revision).structuredContent)
       ctx.notApplicable(TOOLS_OUTPUT_SCHEMA, `${revision} has no outputSchema`);
     else if (outputProblems.length > 0)
       ctx.fail(TOOLS_OUTPUT_SCHEMA, outputProblems.slice(0, 5).join('; '), listEvidence);
@@ -335,7 +332,7 @@ export const toolsProbe: Probe = {
       ctx.pass(TOOLS_OUTPUT_SCHEMA, 'output schemas valid', listEvidence);
     else ctx.notApplicable(TOOLS_OUTPUT_SCHEMA, 'no tool declares an outputSchema');
 
-    if (revision === '2026-07-28') {
+    if (factsOf(revision).xMcpHeader) {
       const annotated = tools.filter((tool) => xMcpHeaders(tool['inputSchema']).length > 0);
       const problems = annotated.flatMap(xMcpHeaderProblems);
       if (annotated.length === 0) ctx.notApplicable(TOOLS_X_MCP_HEADER, 'no tool uses x-mcp-header');
@@ -497,7 +494,7 @@ async function callTools(ctx: ProbeContext, tools: readonly JsonObject[]): Promi
       binarySeen = true;
     failProblems(ctx, CONTENT_BASE64, binary, evidence);
     if (
-      ctx.revision >= '2025-06-18' &&
+      factsOf(ctx.revision).structuredContent &&
       content.some((block) => isObject(block) && block['type'] === 'resource')
     ) {
       embeddedSeen = true;
@@ -509,7 +506,11 @@ async function callTools(ctx: ProbeContext, tools: readonly JsonObject[]): Promi
         evidence,
       );
     }
-    if (tool['outputSchema'] !== undefined && result['isError'] !== true && ctx.revision >= '2025-06-18') {
+    if (
+      tool['outputSchema'] !== undefined &&
+      result['isError'] !== true &&
+      factsOf(ctx.revision).structuredContent
+    ) {
       structuredSeen = true;
       if (!('structuredContent' in result)) {
         ctx.fail(
@@ -531,7 +532,7 @@ async function callTools(ctx: ProbeContext, tools: readonly JsonObject[]): Promi
           );
       }
     }
-    if ('structuredContent' in result && ctx.revision >= '2025-06-18') {
+    if ('structuredContent' in result && factsOf(ctx.revision).structuredContent) {
       structuredTextSeen = true;
       const texts = textBlocks(result['content']);
       const serialized = texts.some((text) => {
@@ -594,7 +595,7 @@ async function invalidArguments(ctx: ProbeContext, tools: readonly JsonObject[])
         : `${name}: the invalid arguments (${invalid.why}) were accepted and the tool ran`,
       evidence,
     );
-    if (ctx.revision >= '2025-11-25') {
+    if (factsOf(ctx.revision).invalidArgumentsAsToolError) {
       const result = resultOf(call);
       ctx.expect(
         TOOLS_INVALID_ARGUMENTS,

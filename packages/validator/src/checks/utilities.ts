@@ -1,12 +1,13 @@
 /**
  * Server utilities: completion, logging, pagination with forged cursors, and capability gating.
  */
+import { factsOf } from '../revisions.js';
 import { brief, callEvidence } from '../evidence.js';
 import { wireOracle } from '../schema-observer.js';
 import { META } from '../session.js';
 import { isObject, resultOf, type CallResult, type JsonObject } from '@mcpengine/wire';
 import type { ProbeContext } from './context.js';
-import { isError, isResult } from './expect.js';
+import { isError, isResult, rejectionFacets } from './expect.js';
 import type { Probe } from './probe.js';
 import { defineCheck } from './registry.js';
 
@@ -20,6 +21,7 @@ export const COMPLETION_UNKNOWN = defineCheck(
   'completion.unknown-reference',
   'completion',
   'Completing an argument of an unknown prompt is answered with -32602 (Invalid params)',
+  { facets: ['rejected', 'code'] },
 );
 export const LOGGING_SET_LEVEL = defineCheck(
   'logging.set-level',
@@ -82,7 +84,7 @@ export const completionProbe: Probe = {
   checks: [COMPLETION_PROMPT, COMPLETION_UNKNOWN],
   async run(ctx) {
     // 2024-11-05 defines completion/complete without a capability.
-    if (ctx.revision !== '2024-11-05' && !ctx.has('completions')) {
+    if (factsOf(ctx.revision).completionsCapability && !ctx.has('completions')) {
       for (const check of this.checks)
         ctx.notApplicable(check, 'the server does not advertise the completions capability');
       return;
@@ -131,10 +133,17 @@ export const completionProbe: Probe = {
       ref: { type: 'ref/prompt', name: 'validator_no_such_prompt_7f3a' },
       argument: { name: 'anything', value: '' },
     });
+    // Only the code (-32602) comes from a SHOULD ("SHOULD return standard JSON-RPC errors … Invalid prompt
+    // name: -32602"); "MUST: Validate all completion inputs" is broken only when the input is not rejected.
     const judgement = isError(unknown, -32602);
-    ctx.judge(COMPLETION_UNKNOWN, judgement, [
-      callEvidence(unknown, 'completion/complete for an unknown prompt'),
-    ]);
+    ctx.expect(
+      COMPLETION_UNKNOWN,
+      judgement.ok,
+      judgement.detail,
+      judgement.detail,
+      [callEvidence(unknown, 'completion/complete for an unknown prompt')],
+      rejectionFacets(unknown),
+    );
   },
 };
 

@@ -3,6 +3,7 @@
  * Built by joining the checks' outcomes with the catalog; the renderers (terminal, JSON, JUnit, HTML) only
  * format it.
  */
+import { factsOf } from '../revisions.js';
 import { catalogStats, loadCatalog, serverRequirements } from '../catalog/catalog.js';
 import type { Requirement, Revision } from '../catalog/model.js';
 import { allChecks, checkDef, parseCheckRef } from '../checks/registry.js';
@@ -22,6 +23,8 @@ export interface RequirementVerdict {
   readonly message: string;
   readonly evidence: readonly Evidence[];
   readonly area: Area | undefined;
+  /** For a failure or warning: the checks (without facet) whose failure it is — its root causes. */
+  readonly causes?: readonly string[];
 }
 
 export interface AdvisoryVerdict {
@@ -47,7 +50,17 @@ export interface RevisionReport {
   /** Outcomes of checks that no statement of this revision names (should be empty). */
   readonly unmapped: readonly Outcome[];
   /** Every check that ran, with its folded outcome (what the verdicts above were built from). */
-  readonly checks: Readonly<Record<string, { readonly status: Outcome['status']; readonly message: string }>>;
+  readonly checks: Readonly<
+    Record<
+      string,
+      {
+        readonly status: Outcome['status'];
+        readonly message: string;
+        /** Kept for failures only: the evidence a finding shows once. */
+        readonly evidence?: readonly Evidence[];
+      }
+    >
+  >;
   readonly must: Score;
   readonly should: Score;
   readonly coverage: {
@@ -68,13 +81,18 @@ export interface ValidationReport {
   /** Problems met while connecting or running (not verdicts). */
   readonly notes: readonly string[];
   readonly exitCode: 0 | 1;
+  /** Robustness findings failed the run (`--strict`). */
+  readonly strict?: boolean;
 }
 
 /**
  * One verdict from the checks that test a statement: any failure fails it; otherwise it passes when at least one
  * check passed (the message says how many ran); otherwise it is not applicable or not run.
  */
-function combine(checks: readonly string[], outcomes: readonly Outcome[]): Outcome {
+function combine(
+  checks: readonly string[],
+  outcomes: readonly Outcome[],
+): Outcome & { causes?: readonly string[] } {
   const folded = checks.map((ref) => {
     const { check, facet } = parseCheckRef(ref);
     return { check: ref, outcome: foldOutcomes(check, outcomes, facet) };
@@ -88,6 +106,7 @@ function combine(checks: readonly string[], outcomes: readonly Outcome[]): Outco
       status: 'fail',
       message: failed.map((f) => label(f.check, f.outcome!.message)).join(' | '),
       evidence: failed.flatMap((f) => f.outcome!.evidence).slice(0, 6),
+      causes: [...new Set(failed.map((f) => parseCheckRef(f.check).check))],
     };
   }
   const passed = folded.filter((f) => f.outcome?.status === 'pass');
@@ -128,7 +147,7 @@ function transportMatches(
   revision: Revision,
 ): boolean {
   if (scope === undefined || scope === 'any') return true;
-  if (scope === 'http') return transport === (revision === '2024-11-05' ? 'sse' : 'streamable-http');
+  if (scope === 'http') return transport === factsOf(revision).httpTransport;
   return scope === transport;
 }
 
@@ -143,7 +162,12 @@ function score(verdicts: readonly RequirementVerdict[], failing: Verdict): Score
 export function revisionReport(
   revision: Revision,
   outcomes: readonly Outcome[],
-  context: { transport: TransportKind; capabilities: (capability: string) => boolean },
+  context: {
+    transport: TransportKind;
+    capabilities: (capability: string) => boolean;
+    /** Robustness failures fail MUST statements too (`--strict`). */
+    strict?: boolean;
+  },
 ): RevisionReport {
   const requirements = serverRequirements(revision).map((requirement): RequirementVerdict => {
     const checks = requirement.checks ?? [];
@@ -156,7 +180,7 @@ export function revisionReport(
     if (!transportMatches(requirement.transport, context.transport, revision)) {
       const scope =
         requirement.transport === 'http'
-          ? revision === '2024-11-05'
+          ? factsOf(revision).httpTransport === 'sse'
             ? 'HTTP+SSE'
             : 'Streamable HTTP'
           : requirement.transport;
@@ -170,9 +194,27 @@ export function revisionReport(
       };
     }
     const outcome = combine(checks, outcomes);
+    // Only robustness checks failed: a warning unless --strict (the MUST stays the statement's level).
+    const robustnessOnly =
+      outcome.causes !== undefined &&
+      outcome.causes.length > 0 &&
+      outcome.causes.every((check) => checkDef(check)?.robustness === true);
     const verdict: Verdict =
-      outcome.status === 'fail' ? (requirement.level === 'MUST' ? 'fail' : 'warning') : outcome.status;
-    return { ...base, verdict, message: outcome.message, evidence: outcome.evidence };
+      outcome.status === 'fail'
+        ? requirement.level === 'MUST' && (!robustnessOnly || context.strict === true)
+          ? 'fail'
+          : 'warning'
+        : outcome.status;
+    return {
+      ...base,
+      verdict,
+      message:
+        robustnessOnly && verdict === 'warning' && requirement.level === 'MUST'
+          ? `robustness (fails the run only with --strict): ${outcome.message}`
+          : outcome.message,
+      evidence: outcome.evidence,
+      ...(outcome.causes === undefined ? {} : { causes: outcome.causes }),
+    };
   });
   const named = new Set(
     loadCatalog(revision).statements.flatMap((s) => (s.checks ?? []).map((ref) => parseCheckRef(ref).check)),
@@ -191,15 +233,19 @@ export function revisionReport(
     .map((id) => foldOutcomes(id, outcomes)!)
     .filter((outcome) => outcome.status === 'fail' || outcome.status === 'pass');
   const stats = catalogStats(loadCatalog(revision));
-  const checks: Record<string, { status: Outcome['status']; message: string }> = {};
+  const checks: Record<string, { status: Outcome['status']; message: string; evidence?: Evidence[] }> = {};
   for (const id of [...new Set(outcomes.map((o) => o.check))].sort()) {
     const folded = foldOutcomes(id, outcomes)!;
-    checks[id] = { status: folded.status, message: folded.message };
+    checks[id] = {
+      status: folded.status,
+      message: folded.message,
+      ...(folded.status === 'fail' ? { evidence: [...folded.evidence] } : {}),
+    };
   }
   return {
     checks,
     revision,
-    era: revision === '2026-07-28' ? 'modern' : 'legacy',
+    era: factsOf(revision).era,
     requirements,
     advisory,
     unmapped,

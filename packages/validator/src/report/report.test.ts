@@ -6,6 +6,7 @@ import { loadCatalog } from '../catalog/catalog.js';
 import '../checks/index.js';
 import { foldOutcomes, type Outcome } from '../outcomes.js';
 import { renderHtml, renderJson, renderJunit } from './files.js';
+import { findingsOf } from './findings.js';
 import { revisionReport, type ValidationReport } from './model.js';
 import { renderTerminal } from './terminal.js';
 
@@ -57,6 +58,61 @@ describe('verdicts', () => {
     expect(verdict(report, 'lifecycle-f65a1a0e')).toBe('fail');
     expect(verdict(report, 'ping-18d7f410')).toBe('not-run');
     expect(report.must.failed).toBeGreaterThan(0);
+  });
+
+  it('charge an id: null error response to the error-response statement, not the result one', () => {
+    const report = revisionReport('2025-11-25', [fail('schema.envelope', 'id is null', ['id-null'])], {
+      transport: 'stdio',
+      capabilities: () => true,
+    });
+    expect(verdict(report, 'basic-5ea031ce')).toBe('fail'); // Error responses MUST include the same ID…
+    expect(verdict(report, 'basic-18c36ef3')).not.toBe('fail'); // Result responses MUST include the same ID
+  });
+
+  it('charge "Respect the negotiated protocol version" only with a message another revision allows', () => {
+    const everywhere = revisionReport('2025-11-25', [fail('schema.response', 'bad', ['structure'])], {
+      transport: 'stdio',
+      capabilities: () => true,
+    });
+    expect(verdict(everywhere, 'lifecycle-ca965cfc')).not.toBe('fail');
+    const elsewhere = revisionReport(
+      '2025-11-25',
+      [fail('schema.response', 'bad', ['structure', 'revision'])],
+      { transport: 'stdio', capabilities: () => true },
+    );
+    expect(verdict(elsewhere, 'lifecycle-ca965cfc')).toBe('fail');
+  });
+
+  it('warn, not fail, on robustness failures (replies to garbage) unless strict', () => {
+    const outcomes = [fail('jsonrpc.parse-error', 'no error response')];
+    const lenient = revisionReport('2025-11-25', outcomes, { transport: 'stdio', capabilities: () => true });
+    expect(verdict(lenient, 'basic-af3136fb')).toBe('warning'); // MUST follow the JSON-RPC 2.0 specification
+    expect(lenient.must.failed).toBe(0);
+    const strict = revisionReport('2025-11-25', outcomes, {
+      transport: 'stdio',
+      capabilities: () => true,
+      strict: true,
+    });
+    expect(verdict(strict, 'basic-af3136fb')).toBe('fail');
+    // A robustness failure beside another failure of the same statement still fails it.
+    const both = revisionReport('2025-11-25', [...outcomes, fail('jsonrpc.method-not-found', 'wrong code')], {
+      transport: 'stdio',
+      capabilities: () => true,
+    });
+    expect(verdict(both, 'basic-af3136fb')).toBe('fail');
+    const findings = findingsOf({
+      tool: { name: 'mcpengine validate', version: '0.1.0' },
+      target: 'x',
+      transport: 'stdio',
+      startedAt: '2026-01-01T00:00:00.000Z',
+      durationMs: 1,
+      revisions: [both],
+      notes: [],
+      exitCode: 1,
+    });
+    expect(findings.find((f) => f.check === 'jsonrpc.method-not-found')!.severity).toBe('MUST');
+    expect(findings.find((f) => f.check === 'jsonrpc.parse-error')!.severity).toBe('SHOULD');
+    expect(findings.find((f) => f.check === 'jsonrpc.parse-error')!.robustness).toBe(true);
   });
 
   it('leave out statements of another transport or an unadvertised capability', () => {
@@ -152,14 +208,70 @@ describe('reports', () => {
     );
   });
 
-  it('the terminal shows the failure with its requirement, link and exchange', () => {
+  it('the terminal leads with the verdict and one line per defect; --verbose adds link and exchange', () => {
     const text = renderTerminal(report, { color: false, verbose: false });
-    expect(text).toContain('✗ lifecycle-f65a1a0e MUST');
-    expect(text).toContain('“The server MUST respond with its own capabilities and information:”');
-    expect(text).toContain(
+    const lines = text.split('\n');
+    expect(lines.findIndex((line) => line.startsWith('FAIL:'))).toBeLessThan(
+      lines.findIndex((line) => line.includes('lifecycle.initialize-result')),
+    );
+    expect(text).toContain('✗ MUST   lifecycle.initialize-result (2025-11-25)');
+    const [finding] = findingsOf(report);
+    expect(text).toContain(`“${finding!.statements[0]!.sentence}”`);
+    expect(text).not.toContain('→ {"jsonrpc":"2.0","id":1,"method":"tools/list"}');
+    const verbose = renderTerminal(report, { color: false, verbose: true });
+    expect(verbose).toContain('“The server MUST respond with its own capabilities and information:”');
+    expect(verbose).toContain(
       'https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#initialization',
     );
-    expect(text).toContain('→ {"jsonrpc":"2.0","id":1,"method":"tools/list"}');
-    expect(text).toContain('FAIL:');
+    expect(verbose).toContain('→ {"jsonrpc":"2.0","id":1,"method":"tools/list"}');
+  });
+
+  it('the summary counts passed, failed and not run apart, and says how to run what did not', () => {
+    const passing = revisionReport(
+      '2025-11-25',
+      [
+        pass('lifecycle.initialize-result'),
+        {
+          check: 'tools.call',
+          status: 'not-run',
+          message: 'no tool is annotated readOnlyHint: true (2 not called; use --call <tool> or --call-all)',
+          evidence: [],
+        },
+      ],
+      { transport: 'stdio', capabilities: () => true },
+    );
+    const text = renderTerminal(
+      { ...report, revisions: [passing], exitCode: 0 },
+      { color: false, verbose: false },
+    );
+    const { passed, failed, notRun } = passing.must;
+    expect(notRun).toBeGreaterThan(0);
+    expect(text).toContain(`MUST ${passed} passed, ${failed} failed, ${notRun} not run`);
+    expect(text).toMatch(/^PASS: no MUST failed in 1 revision\(s\) — \d+ MUST statement\(s\) did not run/m);
+    expect(text).toContain('--call <tool> (or --call-all)');
+    expect(text).not.toMatch(/MUST \d+\/\d+ passed/);
+  });
+
+  it('one defect is one finding, whatever the statements and revisions it breaks', () => {
+    const outcomes = [fail('jsonrpc.parse-error', 'no error response')];
+    const revisions = (['2025-11-25', '2025-06-18'] as const).map((r) =>
+      revisionReport(r, outcomes, { transport: 'stdio', capabilities: () => true }),
+    );
+    const findings = findingsOf({ ...report, revisions });
+    expect(findings.map((f) => f.check)).toEqual(['jsonrpc.parse-error']);
+    expect(findings[0]!.revisions).toEqual(['2025-11-25', '2025-06-18']);
+    expect(findings[0]!.statements.length).toBeGreaterThan(0);
+    expect(findings[0]!.message).toBe('no error response');
+  });
+
+  it('clips big payloads in the terminal with a pointer to the full reports', () => {
+    const big = revisionReport(
+      '2025-11-25',
+      [{ ...fail('lifecycle.initialize-result', 'no result'), evidence: [{ received: 'x'.repeat(5000) }] }],
+      { transport: 'stdio', capabilities: () => true },
+    );
+    const text = renderTerminal({ ...report, revisions: [big] }, { color: false, verbose: true });
+    expect(text).not.toContain('x'.repeat(1000));
+    expect(text).toContain('more characters: see the --json or --html report');
   });
 });

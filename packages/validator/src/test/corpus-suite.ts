@@ -24,6 +24,8 @@ export function corpusSuite(select: (entry: CorpusEntry, index: number) => boole
           r.requirements.some((v) => v.verdict === 'fail'),
         );
         expect(result.report.exitCode).toBe(mustFailed ? 1 : 0);
+        if (entry.verdict !== undefined)
+          expect(result.report.exitCode, `the run's verdict`).toBe(entry.verdict === 'pass' ? 0 : 1);
         // Every failing check is charged to a statement of the spec, or is an advisory lint.
         for (const check of result.failing) {
           const charged = result.report.revisions.some((r) =>

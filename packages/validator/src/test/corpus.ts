@@ -4,6 +4,7 @@
  *
  *   // expect: check.id, other.check     the checks that must fail (nothing else may)
  *   // requirement: catalog-id           statements that must come out failed (MUST) or warned (SHOULD)
+ *   // verdict: pass | fail               the run's verdict, when the entry pins it
  *   // transport: http | sse             default stdio
  *   // revisions: 2025-11-25 2026-07-28  what the server offers (informative)
  *   // bearer: token                     sent as Authorization: Bearer on HTTP
@@ -29,6 +30,8 @@ export interface CorpusEntry {
   readonly transport: 'stdio' | 'http' | 'sse';
   readonly bearer?: string;
   readonly timeoutMs: number;
+  /** `pass` for a server whose defects are SHOULD-level only: the run must not fail. */
+  readonly verdict?: 'pass' | 'fail';
 }
 
 function header(text: string, key: string): string | undefined {
@@ -61,6 +64,9 @@ export function corpusEntries(): CorpusEntry[] {
         transport: transport === 'http' || transport === 'sse' ? transport : 'stdio',
         ...(bearer === undefined ? {} : { bearer }),
         timeoutMs: Number(header(text, 'timeout') ?? 4000),
+        ...(header(text, 'verdict') === 'pass' || header(text, 'verdict') === 'fail'
+          ? { verdict: header(text, 'verdict') as 'pass' | 'fail' }
+          : {}),
       };
     });
 }
