@@ -61,6 +61,7 @@ import {
   type MethodSettings,
   type Outcome,
 } from './methods.js';
+import { composeRequestMiddleware, runNotificationMiddleware, type Middleware } from './middleware.js';
 import { bindingSnapshot, digestOfSnapshot, openRequestState, sealRequestState } from './request-state.js';
 import type { ServerSecret } from './secret.js';
 import type { TaskEngine } from './tasks/engine.js';
@@ -152,6 +153,8 @@ export class ServerCore {
   private readonly openListens = new Map<RequestContext, () => void>();
   private readonly envelopeCache = new Map<string, string>();
   private closed = false;
+  /** `server.use()` middleware, outermost first; composed into each method when it is resolved. */
+  private middleware: readonly Middleware[] = [];
 
   constructor(
     private readonly source: DefinitionSource,
@@ -405,7 +408,31 @@ export class ServerCore {
     if (!rule || !handler || (rule.capability && !hasCapability(capabilities, rule.capability)))
       throw ProtocolError.methodNotFound(name);
     const salientParams = Object.hasOwn(SALIENT_PARAMS, name) ? SALIENT_PARAMS[name]! : [];
-    return { name, rule, handler, salientParams };
+    return { name, rule, handler: composeRequestMiddleware(this.middleware, handler), salientParams };
+  }
+
+  /**
+   * Adds a middleware around every request and notification. Methods already resolved (per legacy session, per
+   * definition and revision) are forgotten, so the next request composes the new chain.
+   */
+  use(middleware: Middleware): void {
+    this.middleware = [...this.middleware, middleware];
+    this.modernMethods = new WeakMap();
+    for (const session of this.broadcaster.sessions) (session as LegacySession).forgetMethods();
+  }
+
+  /** Runs a received notification's built-in handling inside the middleware chain. */
+  aroundNotification(
+    notification: { method: string; params: JsonObject; revision: RevisionSpec },
+    handle: () => void,
+  ): void {
+    const { method, params, revision } = notification;
+    runNotificationMiddleware(
+      this.middleware,
+      { method, params, revision: revision.id, era: revision.era },
+      handle,
+      this.settings.report,
+    );
   }
 
   private readonly discoverHandler: MethodHandler = (call) => this.discover(call.revision);
@@ -452,10 +479,7 @@ export class ServerCore {
     return method;
   }
 
-  private readonly modernMethods = new WeakMap<
-    ServerDefinition,
-    Map<RevisionSpec, Map<string, ResolvedMethod>>
-  >();
+  private modernMethods = new WeakMap<ServerDefinition, Map<RevisionSpec, Map<string, ResolvedMethod>>>();
 
   private discover(revision: RevisionSpec): Outcome {
     const definition = this.definition;
@@ -781,7 +805,15 @@ export class ServerCore {
 
   handleLegacyNotification(session: LegacySession, notification: JsonRpcNotification): void {
     const params = notification.params ?? {};
-    switch (notification.method) {
+    if (this.middleware.length === 0) this.legacyNotification(session, notification.method, params);
+    else
+      this.aroundNotification({ method: notification.method, params, revision: session.revision }, () =>
+        this.legacyNotification(session, notification.method, params),
+      );
+  }
+
+  private legacyNotification(session: LegacySession, method: string, params: JsonObject): void {
+    switch (method) {
       case 'notifications/initialized':
         session.initialized = true;
         return;

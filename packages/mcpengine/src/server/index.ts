@@ -14,6 +14,15 @@ export {
   type RequestTransport,
 } from './context.js';
 export type { ServerDefinition } from './definition.js';
+export type {
+  CallResult,
+  Middleware,
+  Next,
+  NotificationCall,
+  RequestCall,
+  ServerCall,
+  TraceContext,
+} from './middleware.js';
 export { text } from './features/content.js';
 export type { ToolConfig, ToolHandler, ToolReturn, CompiledTool } from './features/tools.js';
 export type {

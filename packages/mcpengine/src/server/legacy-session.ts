@@ -37,6 +37,12 @@ export class LegacySession implements LegacySubscriber {
   readonly methods = new Map<string, ResolvedMethod>();
   /** The entry of `methods` used last. */
   lastMethod: ResolvedMethod | undefined;
+
+  /** Drops the resolved methods (the server's middleware changed): each is resolved again on next use. */
+  forgetMethods(): void {
+    this.methods.clear();
+    this.lastMethod = undefined;
+  }
   /** Client requests still running after their handler returned (asynchronous ones), for cancellation. */
   readonly inflight = new Map<RequestId, RequestContext>();
   /** Where unrelated notifications and requests go (stdout, or the HTTP standalone stream). */

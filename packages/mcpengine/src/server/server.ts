@@ -29,6 +29,7 @@ import {
 } from './features/resources.js';
 import { compileTool, type CompiledTool, type ToolConfig } from './features/tools.js';
 import type { LegacySession } from './legacy-session.js';
+import type { Middleware } from './middleware.js';
 import { ServerSecret } from './secret.js';
 import { taskCapabilities, TaskEngine, type TaskOptions } from './tasks/index.js';
 
@@ -255,6 +256,18 @@ export class McpServer {
       Object.assign(caps, taskCapabilities(declared));
     }
     return caps;
+  }
+
+  // ── middleware ──────────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Runs `middleware` around every request and notification this server receives (after `initialize`), in
+   * registration order: the first one added is the outermost. See `Middleware` for what it may do.
+   */
+  use(middleware: Middleware): this {
+    if (typeof middleware !== 'function') throw new TypeError('use() needs a middleware function');
+    this.core.use(middleware);
+    return this;
   }
 
   // ── notifications ───────────────────────────────────────────────────────────────────────────────────
