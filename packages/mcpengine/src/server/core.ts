@@ -64,7 +64,7 @@ import {
 import { composeRequestMiddleware, runNotificationMiddleware, type Middleware } from './middleware.js';
 import { bindingSnapshot, digestOfSnapshot, openRequestState, sealRequestState } from './request-state.js';
 import type { ServerSecret } from './secret.js';
-import type { TaskEngine } from './tasks/engine.js';
+import { ExtensionSet, type ServerExtension } from './extension.js';
 
 export interface ServerCoreSettings {
   readonly pageSize: number;
@@ -76,8 +76,6 @@ export interface ServerCoreSettings {
   readonly serverInfoInResults: boolean;
   readonly requestStateTtlMs: number;
   readonly inputTimeoutMs: number;
-  /** Long-running requests (tasks): created by `McpServer`, handed to the method handlers. */
-  readonly tasks?: TaskEngine | undefined;
   /** Receives internal errors that were answered with a generic -32603. */
   report(error: unknown, where: string): void;
   onRootsListChanged?(session: LegacySession): void;
@@ -149,6 +147,8 @@ function isObject(value: unknown): value is JsonObject {
 
 export class ServerCore {
   readonly broadcaster = new Broadcaster();
+  /** Protocol extensions (`server.extend()`): their methods, gates and capabilities. */
+  readonly extensions = new ExtensionSet();
   /** Open `subscriptions/listen` requests and how to end each one gracefully. */
   private readonly openListens = new Map<RequestContext, () => void>();
   private readonly envelopeCache = new Map<string, string>();
@@ -398,13 +398,18 @@ export class ServerCore {
     name: string,
     capabilities: ServerCapabilities,
   ): ResolvedMethod {
-    const rule = Object.hasOwn(revision.clientRequests, name) ? revision.clientRequests[name] : undefined;
-    const handler =
+    let rule = Object.hasOwn(revision.clientRequests, name) ? revision.clientRequests[name] : undefined;
+    let handler =
       name === 'server/discover'
         ? this.discoverHandler
         : Object.hasOwn(METHOD_HANDLERS, name)
           ? METHOD_HANDLERS[name]
           : undefined;
+    if (handler === undefined) {
+      const extended = this.extensions.method(name, revision);
+      handler = extended?.handler;
+      rule ??= extended?.rule;
+    }
     if (!rule || !handler || (rule.capability && !hasCapability(capabilities, rule.capability)))
       throw ProtocolError.methodNotFound(name);
     const salientParams = Object.hasOwn(SALIENT_PARAMS, name) ? SALIENT_PARAMS[name]! : [];
@@ -417,6 +422,16 @@ export class ServerCore {
    */
   use(middleware: Middleware): void {
     this.middleware = [...this.middleware, middleware];
+    this.forgetResolvedMethods();
+  }
+
+  /** Adds a protocol extension; methods already resolved are forgotten, as for `use()`. */
+  extend(extension: ServerExtension): void {
+    this.extensions.add(extension);
+    this.forgetResolvedMethods();
+  }
+
+  private forgetResolvedMethods(): void {
     this.modernMethods = new WeakMap();
     for (const session of this.broadcaster.sessions) (session as LegacySession).forgetMethods();
   }
@@ -525,7 +540,7 @@ export class ServerCore {
         pageSize: this.settings.pageSize,
         secret: this.settings.secret,
         envelope: (scope) => this.listEnvelope(revision, definition, scope),
-        tasks: this.settings.tasks,
+        extensions: this.extensions,
       };
       perRevision.set(revision, settings);
     }

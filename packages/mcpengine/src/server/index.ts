@@ -15,6 +15,14 @@ export {
 } from './context.js';
 export type { ServerDefinition } from './definition.js';
 export type {
+  ExtensionCapabilityContext,
+  ListenGate,
+  ServerExtension,
+  ToolCallGate,
+  ToolListMeta,
+} from './extension.js';
+export type { Call as ExtensionCall, MethodHandler, Outcome } from './methods.js';
+export type {
   CallResult,
   Middleware,
   Next,
@@ -44,6 +52,7 @@ export {
   type TaskRecord,
   type TaskStore,
   type ToolTaskOptions,
+  type TasksExtension,
 } from './tasks/index.js';
 export { ProtocolError, ErrorCode } from '../protocol/errors.js';
 export type { Outbox } from '../rpc/outbox.js';

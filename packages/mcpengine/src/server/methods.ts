@@ -36,13 +36,11 @@ import {
   type CompiledTool,
 } from './features/tools.js';
 import type { LegacySession } from './legacy-session.js';
-import type { ListItem, ListRequest, RawResult } from './lists.js';
-import { listPage } from './lists.js';
+import type { ListItem, ListRequest } from './lists.js';
+import { listPage, RawResult } from './lists.js';
 import type { ListKind } from './cursor.js';
 import type { ServerSecret } from './secret.js';
-import type { TaskEngine } from './tasks/engine.js';
-import { agreedTaskIds, TASK_METHOD_HANDLERS } from './tasks/methods.js';
-import { callToolAsTask, runsAsTask } from './tasks/tool-call.js';
+import type { ExtensionSet } from './extension.js';
 
 /** A request being served, with everything its handler may need. */
 export interface Call {
@@ -66,8 +64,8 @@ export interface MethodSettings {
   readonly secret: ServerSecret;
   /** The JSON appended to list results (modern envelope), given the natural cache scope. */
   envelope(scope: CacheScope): string;
-  /** Long-running requests (tasks), when the server has them. */
-  readonly tasks?: TaskEngine | undefined;
+  /** The server's extensions: their gates on `tools/call`, `tools/list` and `subscriptions/listen`. */
+  readonly extensions: ExtensionSet;
 }
 
 export interface SessionHooks {
@@ -129,8 +127,10 @@ function callTool(call: Call): Outcome | Promise<Outcome> {
       ) as unknown as JsonObject;
     }
   }
-  if (tool.taskSupport !== 'forbidden' || call.params.task !== undefined) {
-    if (runsAsTask(tool, call)) return callToolAsTask(tool, call, call.settings.tasks!);
+  const gates = call.settings.extensions.toolCallGates;
+  for (let i = 0; i < gates.length; i++) {
+    const taken = gates[i]!(tool, call);
+    if (taken !== undefined) return taken;
   }
   // Valid arguments of a plain JSON Schema need no result object: they are passed on as they are.
   const accepts = tool.input.accepts;
@@ -201,7 +201,38 @@ function page(
   return listPage(dynamic ? { ...request, dynamic } : request);
 }
 
-const listTools = (call: Call): Outcome => page(call, 'tools', 'tools', call.definition.tools);
+function listTools(call: Call): Outcome {
+  const listed = page(call, 'tools', 'tools', call.definition.tools);
+  const decorators = call.settings.extensions.toolListMeta;
+  return decorators.length === 0 ? listed : withToolMeta(call, listed, decorators);
+}
+
+/**
+ * Adds extensions' per-request `_meta` to the entries of a tools/list page. The page then depends on the
+ * client that asked, so a modern result is marked private.
+ */
+function withToolMeta(
+  call: Call,
+  listed: Outcome,
+  decorators: readonly ((tool: CompiledTool, call: Call) => JsonObject | undefined)[],
+): Outcome {
+  if (!(listed instanceof RawResult)) return listed;
+  const result = JSON.parse(listed.json) as JsonObject;
+  let decorated = false;
+  for (const entry of result.tools as JsonObject[]) {
+    const tool = call.definition.toolsByName.get(entry.name as string);
+    if (!tool) continue;
+    for (const decorate of decorators) {
+      const meta = decorate(tool, call);
+      if (!meta) continue;
+      entry._meta = { ...(entry._meta as JsonObject | undefined), ...meta };
+      decorated = true;
+    }
+  }
+  if (!decorated) return listed;
+  if (result.cacheScope !== undefined) result.cacheScope = 'private';
+  return result;
+}
 const listPrompts = (call: Call): Outcome => page(call, 'prompts', 'prompts', call.definition.prompts);
 const listTemplates = (call: Call): Outcome =>
   page(call, 'templates', 'resourceTemplates', call.definition.templates);
@@ -371,8 +402,7 @@ async function listen(call: Call): Promise<Outcome> {
   if (!call.listen) throw ProtocolError.methodNotFound(call.method);
   const requested = readFilter(call.params);
   const agreed = agreedFilter(requested, capabilitiesFor(call.definition, call.revision));
-  const taskIds = await agreedTaskIds(call, requested.taskIds);
-  if (taskIds !== undefined) agreed.taskIds = taskIds;
+  for (const gate of call.settings.extensions.listenGates) await gate(call, requested, agreed);
   return call.listen.open(requested, agreed);
 }
 
@@ -390,5 +420,4 @@ export const METHOD_HANDLERS: Readonly<Record<string, MethodHandler>> = {
   'logging/setLevel': setLevel,
   'completion/complete': complete,
   'subscriptions/listen': listen,
-  ...TASK_METHOD_HANDLERS,
 };

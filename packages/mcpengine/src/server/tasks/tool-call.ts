@@ -56,7 +56,7 @@ function principalOf(auth: AuthInfo | undefined): string {
 /** Whether this call runs as a task; throws the spec's error when the tool and the request disagree. */
 export function runsAsTask(tool: CompiledTool, call: Call): boolean {
   const dialect = call.revision.tasks;
-  if (!dialect || !call.settings.tasks) return false;
+  if (!dialect) return false;
   const support = tool.taskSupport;
   if (dialect === 'experimental') {
     // "Receivers that do not declare the task capability for a request type MUST process requests of that type
