@@ -14,6 +14,7 @@ export {
   type RequestTransport,
 } from './context.js';
 export type { ServerDefinition } from './definition.js';
+export { exitWhenClosed, type ExitWhenClosedOptions, type Serving } from './serving.js';
 export type {
   ExtensionCapabilityContext,
   ListenGate,

@@ -286,7 +286,7 @@ describe('server.use over real transports', () => {
         lines.push(JSON.parse(line));
       }
     });
-    const serving = await serveStdio(server, { input, output, exitOnClose: false, handleSignals: false });
+    const serving = await serveStdio(server, { input, output });
     const send = (message: object) => {
       tap.record(JSON.stringify(message), 'client');
       input.write(`${JSON.stringify(message)}\n`);
