@@ -4,7 +4,6 @@
  * Client ID Metadata Documents, consent, introspection and revocation — and what it must refuse.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { generateKeyPairSync } from 'node:crypto';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -668,8 +667,9 @@ describe('running it', () => {
     }
   });
 
-  const CLI = resolve(import.meta.dirname, '../../../dist/auth/dev-server/cli.js');
-  it.skipIf(!existsSync(CLI))('starts from the command line and prints its issuer', async () => {
+  // The committed bin, which loads the built `dist/main.js` (`npm test` builds first).
+  const CLI = resolve(import.meta.dirname, '../bin/mcpengine-dev-auth.js');
+  it('starts from the command line and prints its issuer', async () => {
     const child = spawn(
       process.execPath,
       [CLI, '--port', '0', '--auto-approve', '--client', 'c=http://127.0.0.1/cb'],

@@ -37,7 +37,9 @@ export class ServerConnection {
   private readonly modernInflight = new Map<RequestId, RequestContext>();
   private readonly outbox: Outbox;
   /** The environment of every legacy request on this stream: one object, not one per request. */
-  private readonly legacyEnv: RequestEnv;
+  private legacyEnv: RequestEnv;
+  /** The identity of the requests that arrive from now on (see `setAuth`). */
+  private auth: AuthInfo | undefined;
   private isClosed = false;
   private inputDone = false;
   private pending = 0;
@@ -64,7 +66,23 @@ export class ServerConnection {
         }
       },
     };
+    this.auth = options.auth;
     this.legacyEnv = { outbox: this.outbox, auth: options.auth };
+  }
+
+  /**
+   * The identity of the requests received from now on; those already running keep theirs. For transports
+   * whose messages each carry credentials (HTTP+SSE: every POST has its own token).
+   */
+  setAuth(auth: AuthInfo | undefined): void {
+    if (auth === this.auth) return;
+    this.auth = auth;
+    this.legacyEnv = { outbox: this.outbox, auth };
+  }
+
+  /** Requests of the peer being processed. */
+  get inflight(): number {
+    return this.pending;
   }
 
   /** The legacy session, once the peer has sent `initialize`. */
@@ -285,7 +303,7 @@ export class ServerConnection {
     if (modern) {
       const out = this.core.handleModern(request, {
         outbox: this.outbox,
-        auth: this.options.auth,
+        auth: this.auth,
         track: (requestId, ctx) => {
           this.modernInflight.set(requestId, ctx);
           return () => {

@@ -3,6 +3,7 @@
  * when a handler asks for the signal) and it hides the era: the same handler code logs, reports progress and
  * asks the client for input in the legacy and the modern era.
  */
+import type { InputTaskOptions } from './task-input.js';
 import { MetaKey } from '../protocol/meta.js';
 import type { Era, Revision } from '../protocol/revisions.js';
 import { LOGGING_LEVELS } from '../protocol/types.js';
@@ -60,6 +61,12 @@ export interface InputOptions {
   key?: string;
   /** Legacy era: how long to wait for the client's answer. */
   timeoutMs?: number;
+  /**
+   * Sampling and elicitation, 2025-11-25: run the request as a task on the client (it answers at once and the
+   * server polls `tasks/get`, then `tasks/result`) when the client declares task support for it; a plain
+   * request otherwise. See server/task-input.ts.
+   */
+  task?: InputTaskOptions;
 }
 
 /** What a transport lets a handler do with the request's own stream; absent when it offers nothing. */
@@ -82,6 +89,12 @@ export interface RequestIO {
   /** Whether `notifications/progress` may carry `message` in this revision. */
   readonly progressMessage: boolean;
   input(request: InputRequest, options: InputOptions, ctx: RequestContext): Promise<InputResponse>;
+  /**
+   * Sends a notification to the client of this request that may outlive it: on the request's stream while it
+   * is open, then on the session's own stream. False when it could not be sent (no session, or the revision
+   * does not define the notification). Absent where there is no session (the modern era).
+   */
+  notifyClient?(method: string, params: JsonObject): boolean;
 }
 
 export interface RequestContextInit {
@@ -217,6 +230,18 @@ export class RequestContext {
       options,
       this,
     ) as Promise<CreateMessageResult>;
+  }
+
+  /**
+   * Tells the client that the out-of-band interaction of a URL-mode elicitation is complete
+   * (`notifications/elicitation/complete`, 2025-11-25). May be called after the request has finished (the user
+   * typically finishes in the browser later): the notification then goes on the session's standalone stream.
+   * Only the client that made this request receives it. Returns false when it cannot be sent: a revision
+   * without the notification, the modern era (no session; the client retries with `requestState` instead), or
+   * a closed session or stream.
+   */
+  completeElicitation(elicitationId: string): boolean {
+    return this.io.notifyClient?.('notifications/elicitation/complete', { elicitationId }) ?? false;
   }
 
   /** Asks the client for its roots. Works in both eras. */

@@ -50,6 +50,7 @@ import { capabilitiesFor, hasCapability, implementationFor, type ServerDefinitio
 import type { CacheHint } from './features/resources.js';
 import { InputRound, readInputResponses } from './input.js';
 import { LegacySession } from './legacy-session.js';
+import { principalOf } from './principal.js';
 import { RawResult } from './lists.js';
 import { isPromiseLike, resultJson, TextToolResult } from './features/tools.js';
 import {
@@ -135,11 +136,6 @@ const SALIENT_PARAMS: Readonly<Record<string, readonly string[]>> = {
   'prompts/get': ['name', 'arguments'],
   'resources/read': ['uri'],
 };
-
-function principalOf(auth: AuthInfo | undefined): string {
-  if (!auth) return '';
-  return `${auth.clientId ?? ''}\0${auth.subject ?? ''}`;
-}
 
 function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

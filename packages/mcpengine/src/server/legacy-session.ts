@@ -19,6 +19,7 @@ import type { LegacySubscriber, ListKind } from './broadcast.js';
 import type { ClientIdentity, InputOptions, RequestContext, RequestIO } from './context.js';
 import type { ResolvedMethod } from './methods.js';
 import { checkInputResponse, requireCapability } from './input.js';
+import { clientRunsAsTask, requestAsTask } from './task-input.js';
 
 export class LegacySession implements LegacySubscriber {
   /** Cryptographically random, visible ASCII only (0x21–0x7E), as Streamable HTTP requires. */
@@ -148,6 +149,14 @@ export class LegacyIO implements RequestIO {
       this.outbox.send(serializeNotification(method, params));
   }
 
+  notifyClient(method: string, params: JsonObject): boolean {
+    const session = this.session;
+    if (session.closed || !session.revision.serverNotifications.has(method)) return false;
+    const text = serializeNotification(method, params);
+    if (this.outbox.send(text)) return true;
+    return this.outbox !== session.defaultOutbox && session.defaultOutbox.send(text);
+  }
+
   async input(request: InputRequest, options: InputOptions, ctx: RequestContext): Promise<InputResponse> {
     const revision = this.session.revision;
     if (!revision.serverRequests[request.method]) {
@@ -176,10 +185,21 @@ export class LegacyIO implements RequestIO {
     ) {
       params = { ...params, elicitationId: randomUUID() };
     }
-    const result = await this.session.request(request.method, params, this.outbox, {
-      signal: ctx.signal,
-      timeoutMs: options.timeoutMs ?? this.timeoutMs,
-    });
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const send = (method: string, sent: JsonObject, detached = false) =>
+      this.session.request(
+        method,
+        sent,
+        this.outbox,
+        detached ? { timeoutMs } : { signal: ctx.signal, timeoutMs },
+      );
+    const asTask =
+      options.task !== undefined &&
+      revision.serverRequests['tasks/get'] !== undefined &&
+      clientRunsAsTask(request.method, this.session.client.capabilities);
+    const result = asTask
+      ? await requestAsTask({ ...request, params } as InputRequest, options.task!, send, ctx.signal)
+      : await send(request.method, params);
     return checkInputResponse('result', request.method, result);
   }
 }

@@ -376,6 +376,9 @@ export function agreedFilter(requested: SubscriptionFilter, caps: ServerCapabili
   return agreed;
 }
 
+/** Resource URIs one `subscriptions/listen` may watch: each costs a lookup on every resource update. */
+export const MAX_LISTENED_RESOURCES = 256;
+
 function readFilter(params: JsonObject): SubscriptionFilter {
   const filter = params.notifications;
   if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) {
@@ -395,6 +398,11 @@ function readFilter(params: JsonObject): SubscriptionFilter {
       'Invalid params: "notifications.resourceSubscriptions" must be an array of strings',
     );
   }
+  if (Array.isArray(f.resourceSubscriptions) && f.resourceSubscriptions.length > MAX_LISTENED_RESOURCES) {
+    throw ProtocolError.invalidParams(
+      `Invalid params: at most ${MAX_LISTENED_RESOURCES} URIs in "notifications.resourceSubscriptions"`,
+    );
+  }
   return f as SubscriptionFilter;
 }
 
@@ -402,6 +410,13 @@ async function listen(call: Call): Promise<Outcome> {
   if (!call.listen) throw ProtocolError.methodNotFound(call.method);
   const requested = readFilter(call.params);
   const agreed = agreedFilter(requested, capabilitiesFor(call.definition, call.revision));
+  // The same checks as reading: a caller cannot watch a resource it may not see (visibility, requiredScopes).
+  // The acknowledgment then lists the subset agreed to.
+  if (agreed.resourceSubscriptions) {
+    agreed.resourceSubscriptions = [...new Set(agreed.resourceSubscriptions)].filter((uri) =>
+      knownResource(call, uri),
+    );
+  }
   for (const gate of call.settings.extensions.listenGates) await gate(call, requested, agreed);
   return call.listen.open(requested, agreed);
 }

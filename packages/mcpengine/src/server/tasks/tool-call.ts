@@ -15,7 +15,6 @@
 import { ErrorCode, ProtocolError } from '../../protocol/errors.js';
 import { missingCapabilityError } from '../../protocol/meta.js';
 import type { CallToolResult, ClientCapabilities, JsonObject } from '../../protocol/types.js';
-import type { AuthInfo } from '../context.js';
 import { RequestContext, readProgressToken } from '../context.js';
 import {
   finishToolResult,
@@ -24,6 +23,7 @@ import {
   type CompiledTool,
 } from '../features/tools.js';
 import type { Call } from '../methods.js';
+import { principalOf } from '../principal.js';
 import type { LiveTask, NewTask, TaskEngine, TaskOutcome } from './engine.js';
 import { TaskLimitError } from './store.js';
 import { TaskIO } from './task-io.js';
@@ -47,10 +47,6 @@ export function tasksExtensionRequired(): ProtocolError {
 export function taskOwner(call: Call): string {
   if (call.ctx.era === 'legacy') return `session:${call.ctx.sessionId ?? ''}`;
   return `principal:${principalOf(call.ctx.auth)}`;
-}
-
-function principalOf(auth: AuthInfo | undefined): string {
-  return auth ? `${auth.clientId ?? ''}\0${auth.subject ?? ''}` : '';
 }
 
 /** Whether this call runs as a task; throws the spec's error when the tool and the request disagree. */

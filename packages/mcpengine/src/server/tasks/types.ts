@@ -26,7 +26,7 @@ export function isTerminal(status: TaskStatus): boolean {
 /** A task as stored: everything `tasks/get` and `tasks/result` need, and nothing that only lives in memory. */
 export interface TaskRecord {
   readonly taskId: string;
-  /** Who may see it: `session:<id>` (legacy) or `principal:<client>\0<subject>` (modern; empty when anonymous). */
+  /** Who may see it: `session:<id>` (legacy) or `principal:<principalOf(auth)>` (modern; empty when anonymous). */
   readonly owner: string;
   readonly dialect: TaskDialect;
   /** The request the task stands for (`tools/call`). */

@@ -52,4 +52,24 @@ describe('MemoryEventStore', () => {
     expect(store.size).toEqual({ events: 1, bytes: 2, sessions: 1 });
     expect(store.after('gone', '1', 0)).toBeUndefined();
   });
+
+  it('keeps the events of quiet sessions when one session floods the store', () => {
+    const store = new MemoryEventStore({ maxEvents: 100, maxEventsPerSession: 20 });
+    store.append('quiet', event('1', 0, ''));
+    store.append('quiet', event('1', 1));
+    for (let seq = 0; seq < 1_000; seq++) store.append('flood', event('1', seq));
+    expect(store.after('quiet', '1', 0)?.map((e) => e.seq)).toEqual([1]);
+    // The flooding session lost its own oldest events, and only those.
+    expect(store.size.events).toBe(22);
+    expect(store.after('flood', '1', 979)?.length).toBe(20);
+    expect(store.after('flood', '1', 978)).toBeUndefined();
+  });
+
+  it('bounds the bytes of one session by evicting its own oldest events', () => {
+    const store = new MemoryEventStore({ maxBytes: 1_000, maxBytesPerSession: 100 });
+    store.append('quiet', event('1', 0, 'q'.repeat(50)));
+    for (let seq = 0; seq < 50; seq++) store.append('flood', event(String(seq % 2), seq, 'f'.repeat(40)));
+    expect(store.after('quiet', '1', -1)?.map((e) => e.message.length)).toEqual([50]);
+    expect(store.size.bytes).toBe(50 + 80);
+  });
 });

@@ -231,6 +231,15 @@ class NodeHeaders {
     return false;
   }
 
+  /** How many times a header occurs in the request as sent (`get` joins repeated ones). */
+  static occurrences(headers: NodeHeaders, name: string): number {
+    const lower = lowerCased(name);
+    const raw = headers.#raw;
+    let count = 0;
+    for (let i = 0; i + 1 < raw.length; i += 2) if (isHeaderName(raw[i]!, lower)) count++;
+    return count;
+  }
+
   /** The real `Headers`, for every other member (and from then on for `get` and `has` too). */
   static real(headers: NodeHeaders): Headers {
     if (headers.#real === undefined) {
@@ -319,6 +328,11 @@ export class NodeRequest {
     return new NodeBodyCollector(request.#req);
   }
 
+  /** The address of the client (of the last proxy, behind one). */
+  static peer(request: NodeRequest): string | undefined {
+    return request.#req.socket?.remoteAddress;
+  }
+
   /** The real `Request`: what the adapter built before this class existed. */
   static real(request: NodeRequest): Request {
     if (request.#real === undefined) {
@@ -381,6 +395,19 @@ export function onRequestAbort(request: Request, listener: () => void): void {
   const signal = request.signal;
   if (signal.aborted) listener();
   else signal.addEventListener('abort', listener, { once: true });
+}
+
+/**
+ * How many times a header was sent, when that is known: for requests from `toNodeHandler` (Node keeps the raw
+ * header list). A web-standard `Headers` has already joined repeated headers into one value: undefined.
+ */
+export function headerOccurrences(headers: Headers, name: string): number | undefined {
+  return headers instanceof NodeHeaders ? NodeHeaders.occurrences(headers, name) : undefined;
+}
+
+/** The client's address, when the request came through `toNodeHandler`. */
+export function peerAddress(request: Request): string | undefined {
+  return request instanceof NodeRequest ? NodeRequest.peer(request) : undefined;
 }
 
 /** Whether `request` was built by `toNodeHandler` (its answers can then be light, see node-reply.ts). */

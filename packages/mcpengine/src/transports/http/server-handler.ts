@@ -13,6 +13,7 @@ import { declaresModernMeta } from '../../protocol/meta.js';
 import { isRevision, REVISION_SPECS } from '../../protocol/revisions.js';
 import type { AuthInfo } from '../../server/context.js';
 import type { ServerCore } from '../../server/core.js';
+import { principalOf } from '../../server/principal.js';
 import type { McpServer } from '../../server/server.js';
 import type { HttpContext } from './server-context.js';
 import { LegacyEndpoint, SESSION_HEADER } from './server-legacy.js';
@@ -20,6 +21,7 @@ import { ModernEndpoint } from './server-modern.js';
 import { resolveOptions, type McpHttpHandlerOptions, type ResolvedOptions } from './server-options.js';
 import { emptyResponse, errorResponse, TRANSPORT_ERROR } from './server-responses.js';
 import { HttpSseEndpoint } from './server-sse.js';
+import { quotaKey, SessionQuota } from './session-quota.js';
 import { Deadlines } from './deadlines.js';
 import { bodyCollector, requestPathname, requestUrl } from './node-request.js';
 import { accepts, isJsonContentType } from './security.js';
@@ -50,6 +52,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 class HttpServerState implements HttpContext {
   readonly core: ServerCore;
   readonly options: ResolvedOptions;
+  readonly quota: SessionQuota;
   readonly report: (error: unknown, where: string) => void;
   private readonly connections = new Set<SseConnection>();
   private readonly modern: ModernEndpoint;
@@ -66,6 +69,7 @@ class HttpServerState implements HttpContext {
   ) {
     this.core = server.core;
     this.options = resolveOptions(options);
+    this.quota = new SessionQuota(this.options.maxPerPrincipal);
     this.report = options.onError ?? ((error, where) => server.core.settings.report(error, `http ${where}`));
     this.modern = new ModernEndpoint(this);
     this.legacy = new LegacyEndpoint(this, () => this.sse?.size ?? 0);
@@ -95,6 +99,7 @@ class HttpServerState implements HttpContext {
       if (now - connection.lastWriteAt >= quiet) connection.keepAlive();
     }
     this.legacy.sessions.sweep(this.options.idleTimeoutMs, now);
+    this.sse?.sweep(now);
   }
 
   stats(): HttpHandlerStats {
@@ -178,7 +183,22 @@ class HttpServerState implements HttpContext {
     if (refusal !== undefined) {
       return errorResponse(403, undefined, { code: TRANSPORT_ERROR, message: `Forbidden: ${refusal}` });
     }
-    if (options.authenticate) return this.authenticated(target, route);
+    const origin = options.cors ? request.headers.get('origin') : null;
+    if (options.cors?.allows(origin)) {
+      const cors = options.cors;
+      if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) {
+        return cors.preflight(request, origin);
+      }
+      const answer = this.authenticatedAndServed(target, route);
+      return answer instanceof Promise
+        ? answer.then((response) => cors.decorate(response, origin))
+        : cors.decorate(answer, origin);
+    }
+    return this.authenticatedAndServed(target, route);
+  }
+
+  private authenticatedAndServed(target: Target, route: Route): Response | Promise<Response> {
+    if (this.options.authenticate) return this.authenticated(target, route);
     return this.guarded(target, route, '', undefined);
   }
 
@@ -192,7 +212,7 @@ class HttpServerState implements HttpContext {
       this.report(error, 'authenticate');
       return errorResponse(500, undefined, { code: ErrorCode.InternalError, message: 'Internal error' });
     }
-    const principal = auth ? `${auth.clientId ?? ''}\0${auth.subject ?? ''}` : '';
+    const principal = principalOf(auth);
     return this.guarded(target, route, principal, auth);
   }
 
@@ -230,11 +250,13 @@ class HttpServerState implements HttpContext {
         if (request.headers.has('accept') && !accepts(request.headers.get('accept'), 'text/event-stream')) {
           return this.notAcceptable('text/event-stream');
         }
-        return this.sse!.get(principal, auth);
+        return this.sse!.get(principal, auth, quotaKey(principal, this.options.peerOf(request)));
       case 'messages': {
         if (request.method !== 'POST') return emptyResponse(405, { allow: 'POST' });
         if (!isJsonContentType(request.headers.get('content-type'))) return this.unsupportedMediaType();
-        return this.withBody(request, (body) => this.sse!.post(fullUrl(target), principal, body));
+        return this.withBody(request, (body) =>
+          this.sse!.post(fullUrl(target), principal, auth, body, (items) => this.refuse(items, auth)),
+        );
       }
       case 'mcp':
         return this.mcp(request, principal, auth);
@@ -313,7 +335,8 @@ class HttpServerState implements HttpContext {
       });
     }
     if (item.kind === 'request' && item.message.method === 'initialize') {
-      return this.legacy.initialize(item.message, principal, hasSession);
+      const key = quotaKey(principal, this.options.peerOf(request));
+      return this.legacy.initialize(item.message, principal, key, hasSession);
     }
     const session = this.legacy.session(
       request,

@@ -30,6 +30,9 @@ import { SSE_HEADERS } from './sse-writer.js';
 
 export const SESSION_HEADER = 'mcp-session-id';
 
+/** A session younger than this is never evicted as unused: its client may be between `initialize` and its first request. */
+const NEVER_USED_GRACE_MS = 1_000;
+
 export class LegacyEndpoint {
   readonly sessions = new SessionRegistry();
 
@@ -39,22 +42,43 @@ export class LegacyEndpoint {
     private readonly otherSessions: () => number,
   ) {}
 
-  /** `initialize`: a new session, answered with its id. */
-  initialize(message: JsonRpcRequest, principal: string, hasSessionHeader: boolean): Response {
-    const { core, options } = this.http;
+  /**
+   * `initialize`: a new session, answered with its id. When the table (503) or the caller's quota (429) is
+   * full, idle sessions that were never used are closed first to make room.
+   */
+  initialize(
+    message: JsonRpcRequest,
+    principal: string,
+    quotaKey: string,
+    hasSessionHeader: boolean,
+  ): Response {
+    const { core, options, quota } = this.http;
     if (hasSessionHeader) {
       return errorResponse(400, message.id, {
         code: ErrorCode.InvalidRequest,
         message: 'Invalid Request: initialize opens a new session and must not carry Mcp-Session-Id',
       });
     }
-    if (this.sessions.size + this.otherSessions() >= options.maxSessions) {
+    const tableFull = () => this.sessions.size + this.otherSessions() >= options.maxSessions;
+    if (tableFull()) {
       this.sessions.sweep(options.idleTimeoutMs);
-      if (this.sessions.size + this.otherSessions() >= options.maxSessions) {
+      if (tableFull()) this.sessions.evictNeverUsed(NEVER_USED_GRACE_MS, () => true);
+      if (tableFull()) {
         return errorResponse(
           503,
           message.id,
           { code: TRANSPORT_ERROR, message: 'Server busy: too many sessions' },
+          { 'retry-after': '5' },
+        );
+      }
+    }
+    if (quota.full(quotaKey)) {
+      this.sessions.evictNeverUsed(NEVER_USED_GRACE_MS, (session) => session.quotaKey === quotaKey);
+      if (quota.full(quotaKey)) {
+        return errorResponse(
+          429,
+          message.id,
+          { code: TRANSPORT_ERROR, message: 'Too many sessions for this client' },
           { 'retry-after': '5' },
         );
       }
@@ -64,7 +88,14 @@ export class LegacyEndpoint {
       send: (text) => holder.session?.sendUnrelated(text) ?? false,
     });
     if (!legacy) return jsonResponse(legacyStatus(response.errorCode), response.json);
-    const session = new HttpSession(legacy, principal, options.eventStore, this.http.report);
+    const session = new HttpSession(
+      legacy,
+      principal,
+      options.eventStore,
+      this.http.report,
+      quotaKey,
+      quota.acquire(quotaKey),
+    );
     holder.session = session;
     this.sessions.add(session);
     return jsonResponse(200, response.json, { [SESSION_HEADER]: session.id });
@@ -104,7 +135,6 @@ export class LegacyEndpoint {
         });
       }
     }
-    session.touch();
     return session;
   }
 
@@ -140,6 +170,7 @@ export class LegacyEndpoint {
           core.handleLegacyNotification(session.legacy, item.message);
           break;
         case 'response':
+          session.touch();
           core.handleLegacyResponse(session.legacy, item.message);
           break;
         case 'request':
@@ -159,6 +190,9 @@ export class LegacyEndpoint {
       }
     }
     if (requests.length === 0 && immediate.length === 0) return emptyResponse(202);
+    // Pings alone are not use: they must not keep a session nobody uses alive (see HttpSession.touch).
+    const used = requests.some((message) => message.method !== 'ping');
+    if (used) session.touch();
     if (requests.length > 0) {
       if (session.running + requests.length > options.maxInflight) {
         return this.tooMany(batch ? null : requests[0]!.id, 'requests in flight');
@@ -184,7 +218,7 @@ export class LegacyEndpoint {
         onGone: () => {},
         onClosed: () => {
           session.openConnections--;
-          session.touch();
+          if (used) session.touch();
         },
       },
       request,
@@ -197,7 +231,7 @@ export class LegacyEndpoint {
       session.running++;
       const done = (out: ResponseOut | null): void => {
         session.running--;
-        session.touch();
+        if (used) session.touch();
         exchange.respond(out);
       };
       let out: ResponseOut | null | Promise<ResponseOut | null>;

@@ -3,7 +3,9 @@
  */
 import type { JsonObject } from '../../protocol/types.js';
 import type { AuthInfo } from '../../server/context.js';
+import { CorsPolicy, type CorsOptions } from './cors.js';
 import { MemoryEventStore, type EventStore } from './event-store.js';
+import { peerAddress } from './node-request.js';
 import { HostPolicy, LOOPBACK_HOSTS } from './security.js';
 
 export interface SessionOptions {
@@ -15,6 +17,18 @@ export interface SessionOptions {
   maxStreams?: number;
   /** Requests being processed per session (a disconnect does not cancel them); beyond it 429. Default 64. */
   maxInflight?: number;
+  /**
+   * Sessions one principal may hold at once (Streamable HTTP and HTTP+SSE together); anonymous callers are
+   * counted per peer address (see `peerOf`). Beyond it, the caller's idle never-used sessions are closed, or
+   * the new session is refused with 429. Default 100.
+   */
+  maxPerPrincipal?: number;
+  /**
+   * The peer address anonymous sessions are counted by. Default: the socket's remote address behind
+   * `toNodeHandler`/`serveHttp`, none otherwise (then every anonymous caller shares one quota). Behind a
+   * trusted proxy, read the address it forwards.
+   */
+  peerOf?: (request: Request) => string | undefined;
 }
 
 export interface McpHttpHandlerOptions {
@@ -32,6 +46,12 @@ export interface McpHttpHandlerOptions {
   allowedHosts?: readonly string[] | false;
   /** Accepted `Origin` values, when present. Default: http(s) origins whose host passes the Host check. */
   allowedOrigins?: readonly string[];
+  /**
+   * CORS for browser-based clients: pages of these origins may call the endpoint (preflights are answered,
+   * `Mcp-Session-Id` and `WWW-Authenticate` exposed). Default off. The Host/Origin check still applies: an
+   * origin must pass it too (list it in `allowedOrigins` unless it is a loopback origin).
+   */
+  cors?: CorsOptions;
   /**
    * Identifies the caller. Return `AuthInfo`, `undefined` (anonymous), or a `Response` to send instead (a 401
    * with `WWW-Authenticate`, say). Sessions are bound to the principal that opened them.
@@ -81,6 +101,7 @@ export interface ResolvedOptions {
   readonly ssePath: string | undefined;
   readonly messagesPath: string | undefined;
   readonly hosts: HostPolicy;
+  readonly cors: CorsPolicy | undefined;
   readonly authenticate: McpHttpHandlerOptions['authenticate'];
   readonly authorize: McpHttpHandlerOptions['authorize'];
   readonly routes: McpHttpHandlerOptions['routes'];
@@ -90,6 +111,8 @@ export interface ResolvedOptions {
   readonly idleTimeoutMs: number;
   readonly maxStreams: number;
   readonly maxInflight: number;
+  readonly maxPerPrincipal: number;
+  readonly peerOf: (request: Request) => string | undefined;
   readonly maxModernInflight: number;
   readonly standaloneStream: boolean;
   readonly eventStore: EventStore | undefined;
@@ -113,6 +136,7 @@ export function resolveOptions(options: McpHttpHandlerOptions): ResolvedOptions 
     ssePath: sse ? (sse.ssePath ?? '/sse') : undefined,
     messagesPath: sse ? (sse.messagesPath ?? '/messages') : undefined,
     hosts: new HostPolicy(options.allowedHosts ?? LOOPBACK_HOSTS, options.allowedOrigins),
+    cors: options.cors ? new CorsPolicy(options.cors) : undefined,
     authenticate: options.authenticate,
     authorize: options.authorize,
     routes: options.routes,
@@ -122,6 +146,8 @@ export function resolveOptions(options: McpHttpHandlerOptions): ResolvedOptions 
     idleTimeoutMs: positive('sessions.idleTimeoutMs', sessions.idleTimeoutMs, 10 * 60_000),
     maxStreams: positive('sessions.maxStreams', sessions.maxStreams, 32),
     maxInflight: positive('sessions.maxInflight', sessions.maxInflight, 64),
+    maxPerPrincipal: positive('sessions.maxPerPrincipal', sessions.maxPerPrincipal, 100),
+    peerOf: sessions.peerOf ?? peerAddress,
     maxModernInflight: positive('maxModernInflight', options.maxModernInflight, 1024),
     standaloneStream: options.standaloneStream ?? true,
     eventStore: options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore()),

@@ -23,7 +23,10 @@ export class HttpSession {
   openConnections = 0;
   /** Client requests being processed (a legacy client's disconnect does not cancel them). */
   running = 0;
+  /** Last real use (see `touch`). */
   lastActivity = Date.now();
+  /** Whether the client ever used the session beyond `initialize` and pings. */
+  used = false;
   private nextStream = 1;
   private ended = false;
 
@@ -33,6 +36,10 @@ export class HttpSession {
     readonly principal: string,
     private readonly store: EventStore | undefined,
     private readonly report: (error: unknown, where: string) => void,
+    /** Whose quota the session counts against (see `quotaKey`). */
+    readonly quotaKey = principal,
+    /** Gives the session's place in that quota back. */
+    private readonly release: () => void = () => {},
   ) {
     this.id = legacy.id;
   }
@@ -93,7 +100,12 @@ export class HttpSession {
     return String(n.toString(36)) === streamId && n >= 0 && n < this.nextStream;
   }
 
+  /**
+   * Real use: a request other than `ping`, a response, a stream. Pings and notifications do not count, so that
+   * a client pinging a session it never uses cannot keep it (and its place in the table) forever.
+   */
   touch(): void {
+    this.used = true;
     this.lastActivity = Date.now();
   }
 
@@ -104,6 +116,7 @@ export class HttpSession {
   close(reason: string): void {
     if (this.ended) return;
     this.ended = true;
+    this.release();
     this.legacy.close(reason);
     for (const stream of this.standalones.splice(0)) stream.end();
     for (const stream of [...this.streams.values()]) stream.end();
@@ -157,6 +170,23 @@ export class SessionRegistry {
       }
     }
     return closed;
+  }
+
+  /**
+   * Closes the never-used session idle the longest, among those `eligible` and idle for at least `graceMs` (a
+   * client between `initialize` and its first request is left alone); whether one was closed.
+   */
+  evictNeverUsed(graceMs: number, eligible: (session: HttpSession) => boolean, now = Date.now()): boolean {
+    let victim: HttpSession | undefined;
+    for (const session of this.sessions.values()) {
+      if (session.used || session.closed || !eligible(session)) continue;
+      const idle = session.idleSince(now);
+      if (idle >= graceMs && (victim === undefined || idle > victim.idleSince(now))) victim = session;
+    }
+    if (!victim) return false;
+    this.sessions.delete(victim.id);
+    victim.close('session evicted: never used');
+    return true;
   }
 
   closeAll(reason: string): void {
