@@ -53,15 +53,15 @@ import { LegacySession } from './legacy-session.js';
 import { principalOf } from './principal.js';
 import { RawResult } from './lists.js';
 import { isPromiseLike, resultJson, TextToolResult } from './features/tools.js';
-import {
-  METHOD_HANDLERS,
-  type Call,
-  type ListenHooks,
-  type MethodHandler,
-  type ResolvedMethod,
-  type MethodSettings,
-  type Outcome,
-} from './methods.js';
+import type {
+  Call,
+  ListenHooks,
+  MethodHandler,
+  MethodSettings,
+  Outcome,
+  ResolvedMethod,
+} from './dispatch.js';
+import { METHOD_HANDLERS } from './methods.js';
 import { composeRequestMiddleware, runNotificationMiddleware, type Middleware } from './middleware.js';
 import { bindingSnapshot, digestOfSnapshot, openRequestState, sealRequestState } from './request-state.js';
 import type { ServerSecret } from './secret.js';

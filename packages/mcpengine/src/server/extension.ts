@@ -5,9 +5,11 @@
  * the first instance, MCP Apps (`io.modelcontextprotocol/ui`) the next.
  */
 import type { ClientMethodRule, RevisionSpec } from '../protocol/revisions.js';
-import type { JsonObject, ServerCapabilities, SubscriptionFilter } from '../protocol/types.js';
+import type { ServerCapabilities } from '../protocol/types.js';
+import type { ExtensionGates, ListenGate, MethodHandler, ToolCallGate, ToolListMeta } from './dispatch.js';
 import type { CompiledTool } from './features/tools.js';
-import type { Call, MethodHandler, Outcome } from './methods.js';
+
+export type { ListenGate, ToolCallGate, ToolListMeta } from './dispatch.js';
 
 /** What an extension's capabilities may depend on. */
 export interface ExtensionCapabilityContext {
@@ -16,26 +18,6 @@ export interface ExtensionCapabilityContext {
   /** The capabilities given in `ServerOptions.capabilities`. */
   readonly declared: ServerCapabilities;
 }
-
-/**
- * A gate on `tools/call`: runs after the tool is found and before it is invoked. Return `undefined` to let the
- * call proceed, or an outcome (or a promise of one) to take the call over (e.g. run it as a task); throw a
- * `ProtocolError` to refuse it.
- */
-export type ToolCallGate = (tool: CompiledTool, call: Call) => Outcome | Promise<Outcome> | undefined;
-
-/**
- * A gate on `subscriptions/listen`: adds to the filter the server agrees to (`agreed`) what the extension
- * honours of the requested one.
- */
-export type ListenGate = (
-  call: Call,
-  requested: SubscriptionFilter,
-  agreed: SubscriptionFilter,
-) => void | Promise<void>;
-
-/** Per-request `_meta` for one `tools/list` entry (e.g. MCP Apps UI metadata for the client that asked). */
-export type ToolListMeta = (tool: CompiledTool, call: Call) => JsonObject | undefined;
 
 export interface ServerExtension {
   /** The extension identifier, e.g. `io.modelcontextprotocol/tasks`. One extension per id. */
@@ -64,7 +46,7 @@ export interface ServerExtension {
 }
 
 /** The installed extensions, arranged for the method handlers (who read it on every call, so arrays). */
-export class ExtensionSet {
+export class ExtensionSet implements ExtensionGates {
   private readonly byId = new Map<string, ServerExtension>();
   /** Gates in installation order. */
   toolCallGates: readonly ToolCallGate[] = [];

@@ -22,7 +22,7 @@ export type {
   ToolCallGate,
   ToolListMeta,
 } from './extension.js';
-export type { Call as ExtensionCall, MethodHandler, Outcome } from './methods.js';
+export type { Call as ExtensionCall, MethodHandler, Outcome } from './dispatch.js';
 export type {
   CallResult,
   Middleware,

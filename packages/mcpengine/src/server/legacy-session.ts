@@ -17,7 +17,7 @@ import { OutgoingRequests, type RequestOptions } from '../rpc/outgoing.js';
 import { CLOSED_OUTBOX, type Outbox } from '../rpc/outbox.js';
 import type { LegacySubscriber, ListKind } from './broadcast.js';
 import type { ClientIdentity, InputOptions, RequestContext, RequestIO } from './context.js';
-import type { ResolvedMethod } from './methods.js';
+import type { ResolvedMethod } from './dispatch.js';
 import { checkInputResponse, requireCapability } from './input.js';
 import { clientRunsAsTask, requestAsTask } from './task-input.js';
 

@@ -4,17 +4,8 @@
  */
 import { ProtocolError } from '../protocol/errors.js';
 import { isLoggingLevel, missingCapabilityError } from '../protocol/meta.js';
-import type { ClientMethodRule, RevisionSpec } from '../protocol/revisions.js';
-import type {
-  CacheScope,
-  LoggingLevel,
-  JsonObject,
-  RequestId,
-  ServerCapabilities,
-  SubscriptionFilter,
-} from '../protocol/types.js';
-import type { Outbox } from '../rpc/outbox.js';
-import type { Caller, RequestContext } from './context.js';
+import type { JsonObject, ServerCapabilities, SubscriptionFilter } from '../protocol/types.js';
+import type { Caller } from './context.js';
 import { missingClientCapabilities } from './input.js';
 import { capabilitiesFor, isVisible, type ServerDefinition } from './definition.js';
 import {
@@ -35,66 +26,10 @@ import {
   type CheckedArguments,
   type CompiledTool,
 } from './features/tools.js';
-import type { LegacySession } from './legacy-session.js';
 import type { ListItem, ListRequest } from './lists.js';
 import { listPage, RawResult } from './lists.js';
 import type { ListKind } from './cursor.js';
-import type { ServerSecret } from './secret.js';
-import type { ExtensionSet } from './extension.js';
-
-/** A request being served, with everything its handler may need. */
-export interface Call {
-  readonly id: RequestId;
-  readonly method: string;
-  readonly params: JsonObject;
-  readonly ctx: RequestContext;
-  readonly revision: RevisionSpec;
-  readonly definition: ServerDefinition;
-  readonly settings: MethodSettings;
-  /** Legacy session hooks (logging level, resource subscriptions). */
-  readonly session?: SessionHooks;
-  /** Modern `subscriptions/listen` plumbing. */
-  readonly listen?: ListenHooks;
-  /** Legacy era: the session and this request's stream (2025-11-25 tasks route server→client requests). */
-  readonly legacy?: { readonly session: LegacySession; readonly outbox: Outbox };
-}
-
-export interface MethodSettings {
-  readonly pageSize: number;
-  readonly secret: ServerSecret;
-  /** The JSON appended to list results (modern envelope), given the natural cache scope. */
-  envelope(scope: CacheScope): string;
-  /** The server's extensions: their gates on `tools/call`, `tools/list` and `subscriptions/listen`. */
-  readonly extensions: ExtensionSet;
-}
-
-export interface SessionHooks {
-  setLogLevel(level: LoggingLevel): void;
-  subscribe(uri: string): void;
-  unsubscribe(uri: string): void;
-}
-
-export interface ListenHooks {
-  readonly outbox: Outbox;
-  /** Opens a subscription; resolves when it ends (with a result to send, or null when cancelled). */
-  open(filter: SubscriptionFilter, agreed: SubscriptionFilter): Promise<JsonObject | null>;
-}
-
-/** What a handler produces: a result object, a final JSON result, or an explicit input request (modern). */
-export type Outcome = JsonObject | RawResult | null;
-
-export type MethodHandler = (call: Call) => Outcome | Promise<Outcome>;
-
-/**
- * A method resolved once for a legacy session or a (definition, revision) pair: its rule, its handler, and the
- * params that bind a modern `requestState` to the request.
- */
-export interface ResolvedMethod {
-  readonly name: string;
-  readonly rule: ClientMethodRule;
-  readonly handler: MethodHandler;
-  readonly salientParams: readonly string[];
-}
+import type { Call, MethodHandler, Outcome } from './dispatch.js';
 
 function isInputRequired(value: unknown): boolean {
   return typeof value === 'object' && value !== null && (value as JsonObject).resultType === 'input_required';

@@ -12,7 +12,7 @@ import type { Era, Revision } from '../protocol/revisions.js';
 import type { JsonObject } from '../protocol/types.js';
 import type { RequestContext } from './context.js';
 import { RawResult } from './lists.js';
-import type { Call, MethodHandler, Outcome } from './methods.js';
+import type { Call, MethodHandler, Outcome } from './dispatch.js';
 
 /** W3C trace context carried in `params._meta` (2026-07-28 reserves these keys for OpenTelemetry). */
 export interface TraceContext {

@@ -7,7 +7,7 @@ import { ProtocolError } from '../../protocol/errors.js';
 import type { JsonObject } from '../../protocol/types.js';
 import { capabilitiesFor } from '../definition.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
-import type { Call, MethodHandler, Outcome } from '../methods.js';
+import type { Call, MethodHandler, Outcome } from '../dispatch.js';
 import type { TaskEngine } from './engine.js';
 import { declaresTasksExtension, taskOwner, tasksExtensionRequired } from './tool-call.js';
 import { isTerminal, TASKS_EXTENSION, type TaskRecord } from './types.js';

@@ -22,7 +22,7 @@ import {
   validateToolArguments,
   type CompiledTool,
 } from '../features/tools.js';
-import type { Call } from '../methods.js';
+import type { Call } from '../dispatch.js';
 import { principalOf } from '../principal.js';
 import type { LiveTask, NewTask, TaskEngine, TaskOutcome } from './engine.js';
 import { TaskLimitError } from './store.js';
