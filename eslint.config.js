@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', 'coverage/**', '.conformance/**', '.bench/**'],
+    ignores: ['**/node_modules/**', '**/dist/**', 'coverage/**', '.conformance/**', '.bench/**', '.cache/**', '.mcpengine/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -13,10 +13,11 @@ const client = new Client({
   handlers: { elicitation: async () => ({ action: 'accept', content: { city: 'Oslo' } }) },
 });
 const server = new URL('./weather-server.js', import.meta.url).pathname;
-await client.connect(new StdioClientTransport({ command: process.execPath, args: [server] })); // probes the era
-for await (const tool of client.tools()) console.log(tool.name);
-const result = await client.callTool({ name: 'get_weather', arguments: { city: 'Oslo' } });
+// One client, any number of sessions; connect() probes the era and returns the session.
+const session = await client.connect(new StdioClientTransport({ command: process.execPath, args: [server] }));
+for await (const tool of session.tools()) console.log(tool.name);
+const result = await session.callTool({ name: 'get_weather', arguments: { city: 'Oslo' } });
 console.log(result.content[0]?.type === 'text' ? result.content[0].text : result.content);
-const chosen = await client.callTool({ name: 'choose_city', arguments: {} });
+const chosen = await session.callTool({ name: 'choose_city', arguments: {} });
 console.log(chosen.content[0]?.type === 'text' ? chosen.content[0].text : chosen.content);
-await client.close();
+await session.close();

@@ -11,7 +11,7 @@
  * HTTP server, in both eras, with every message schema-checked.
  */
 import { tapTransport, WireTap } from '@mcpengine/oracle';
-import { Client, RequestAbortedError, type ClientOptions } from 'mcpengine/client';
+import { Client, RequestAbortedError, type ClientOptions, type ClientSession } from 'mcpengine/client';
 import { createHttpTransport } from 'mcpengine/http';
 import type { ElicitResult, Revision } from 'mcpengine/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -121,12 +121,13 @@ const handlers: ClientOptions['handlers'] = {
       : { action: 'accept', content: { name: 'Alice' } },
 };
 
-async function connectClient(revision: Revision): Promise<Client> {
-  const client = new Client({ name: 'tasks-probe', version: '1.0.0', handlers });
+async function connectClient(revision: Revision): Promise<ClientSession> {
   const tap = new WireTap();
   taps.push(tap);
-  await client.connect(tapTransport(createHttpTransport(url), tap, 'client'), { revision });
-  return client;
+  return new Client({ name: 'tasks-probe', version: '1.0.0', handlers }).connect(
+    tapTransport(createHttpTransport(url), tap, 'client'),
+    { revision },
+  );
 }
 
 describe('our client against the tasks fixtures over Streamable HTTP', () => {

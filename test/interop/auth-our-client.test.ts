@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WireTap, tapTransport } from '@mcpengine/oracle';
 import { FileAuthStore, OAuthClient, type AuthStore } from 'mcpengine/auth';
 import { startDevAuthServer, type RunningDevAuthServer } from '@mcpengine/dev-auth';
-import { Client } from 'mcpengine/client';
+import { Client, type ClientSession } from 'mcpengine/client';
 import { createHttpTransport, type FetchLike } from 'mcpengine/http';
 import {
   NOTES_READ,
@@ -48,7 +48,7 @@ async function browse(url: URL): Promise<URL> {
 }
 
 interface Session {
-  client: Client;
+  client: ClientSession;
   tap: WireTap;
   oauth: OAuthClient;
   grants: string[];
@@ -72,13 +72,13 @@ async function connect(revision: '2025-11-25' | '2026-07-28', store: AuthStore):
     logger: { debug: (m) => logs.push(m), warn: (m) => logs.push(m) },
   });
   const tap = new WireTap();
-  const client = new Client({ name: 'mcpengine-auth-interop', version: '0.1.0' });
+  const mcpClient = new Client({ name: 'mcpengine-auth-interop', version: '0.1.0' });
   const transport = createHttpTransport(serving.url, {
     auth: oauth,
     standaloneStream: false,
     sseFallback: false,
   });
-  await client.connect(tapTransport(transport, tap, 'client'), { revision });
+  const client = await mcpClient.connect(tapTransport(transport, tap, 'client'), { revision });
   return { client, tap, oauth, grants, logs };
 }
 
@@ -230,8 +230,8 @@ describe('the protected example from the command line', () => {
       });
       const oauth = new OAuthClient({ redirectUri: 'http://127.0.0.1:1/callback', authorize: browse });
       const tap = new WireTap();
-      const client = new Client({ name: 'cli-check', version: '0.1.0' });
-      await client.connect(
+      const mcpClient = new Client({ name: 'cli-check', version: '0.1.0' });
+      const client = await mcpClient.connect(
         tapTransport(createHttpTransport(url, { auth: oauth, standaloneStream: false }), tap, 'client'),
         {
           revision: '2026-07-28',

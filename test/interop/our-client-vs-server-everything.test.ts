@@ -13,7 +13,13 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { tapTransport, WireTap } from '@mcpengine/oracle';
-import { Client, RemoteError, RequestAbortedError, type ClientOptions } from 'mcpengine/client';
+import {
+  Client,
+  RemoteError,
+  RequestAbortedError,
+  type ClientOptions,
+  type ClientSession,
+} from 'mcpengine/client';
 import type {
   ClientCapabilities,
   CreateMessageParams,
@@ -112,7 +118,7 @@ class Recorder {
 
 interface Session {
   mode: Mode;
-  client: Client;
+  client: ClientSession;
   tap: WireTap;
   wire: Recorder;
   stderr: string[];
@@ -188,7 +194,7 @@ async function open(mode: Mode): Promise<Session> {
     close: () => transport.close(),
   };
   const capabilities = capabilitiesFor(mode);
-  const client = new Client({
+  const mcpClient = new Client({
     name: 'mcpengine-interop',
     version: '0.1.0',
     ...(capabilities && { capabilities }),
@@ -204,7 +210,10 @@ async function open(mode: Mode): Promise<Session> {
       roots: () => ROOTS,
     },
   });
-  await client.connect(tapTransport(recording, tap, 'client'), mode === 'auto' ? {} : { revision: mode });
+  const client = await mcpClient.connect(
+    tapTransport(recording, tap, 'client'),
+    mode === 'auto' ? {} : { revision: mode },
+  );
   return { mode, client, tap, wire, stderr, transport, sampled, elicited };
 }
 
@@ -904,13 +913,12 @@ describe('our Client pinned to the modern era against server-everything', () => 
       stderr: 'ignore',
     });
     transports.push(transport);
-    const client = new Client({ name: 'mcpengine-interop', version: '0.1.0' });
-    const error = (await client
+    const mcpClient = new Client({ name: 'mcpengine-interop', version: '0.1.0' });
+    const error = (await mcpClient
       .connect(tapTransport(transport, tap, 'client'), { revision: '2026-07-28' })
       .catch((e: unknown) => e)) as RemoteError;
     expect(error).toBeInstanceOf(RemoteError);
     expect([error.code, error.message]).toEqual([-32601, 'Method not found']);
     tap.assertClean();
-    await client.close();
   });
 });

@@ -12,7 +12,7 @@ import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WireTap, tapTransport } from '@mcpengine/oracle';
-import { Client, type ClientHandlers } from 'mcpengine/client';
+import { Client, type ClientHandlers, type ClientSession } from 'mcpengine/client';
 import { createHttpTransport, serveHttp, type HttpClientTransport, type HttpServing } from 'mcpengine/http';
 import type { CallToolResult, JsonObject } from 'mcpengine/protocol';
 import { createEverythingServer } from '@mcpengine/server-everything';
@@ -107,7 +107,7 @@ function texts(result: CallToolResult): string {
 }
 
 interface Connection {
-  client: Client;
+  client: ClientSession;
   transport: HttpClientTransport;
   tap: WireTap;
   seen: { elicitations: JsonObject[]; samplings: JsonObject[] };
@@ -122,7 +122,7 @@ async function connect(
   exchanges?: Exchanges,
 ): Promise<Connection> {
   const seen = { elicitations: [] as JsonObject[], samplings: [] as JsonObject[] };
-  const client = new Client({ name: 'mcpengine-interop', version: '0.1.0', handlers: handlers(seen) });
+  const mcpClient = new Client({ name: 'mcpengine-interop', version: '0.1.0', handlers: handlers(seen) });
   const transport = createHttpTransport(url, {
     logger: { warn: (message) => console.warn(message) },
     fetch: async (input, init) => {
@@ -134,7 +134,7 @@ async function connect(
     },
   });
   const tap = new WireTap({ validate: ['client'] });
-  await client.connect(tapTransport(transport, tap, 'client'), connectOptions);
+  const client = await mcpClient.connect(tapTransport(transport, tap, 'client'), connectOptions);
   return { client, transport, tap, seen };
 }
 

@@ -16,7 +16,7 @@ import {
   type AuthorizationFailure,
   type OAuthClientOptions,
 } from 'mcpengine/auth';
-import { Client } from 'mcpengine/client';
+import { Client, type ClientSession } from 'mcpengine/client';
 import { createHttpTransport, HttpError } from 'mcpengine/http';
 import type { JsonObject } from 'mcpengine/protocol';
 import type { ScenarioHandler, ScenarioRun } from './scenario.js';
@@ -149,20 +149,15 @@ function checkWire(): void {
   log('wire tap: every message is schema-valid');
 }
 
-async function connect(run: ScenarioRun): Promise<Client> {
+async function connect(run: ScenarioRun): Promise<ClientSession> {
   const client = new Client({ name: 'mcpengine-everything-client', version: '0.1.0' });
   const transport = createHttpTransport(run.url, {
     auth: new OAuthClient(authOptions(run)),
     standaloneStream: false,
     logger: { warn: log },
   });
-  try {
-    await client.connect(await tapped(transport), { revision: run.version });
-  } catch (error) {
-    await client.close();
-    throw error;
-  }
-  return client;
+  // A failed handshake closes the session and its transport.
+  return client.connect(await tapped(transport), { revision: run.version });
 }
 
 function textOf(result: { content?: unknown }): string {

@@ -11,7 +11,7 @@
  * Every scenario also checks what it received, so that a run is not green just because the suite's own checks
  * are shallow.
  */
-import { Client, type ClientOptions } from 'mcpengine/client';
+import { Client, type ClientOptions, type ClientSession } from 'mcpengine/client';
 import { connectHttp } from 'mcpengine/http';
 import {
   isRevision,
@@ -271,7 +271,7 @@ function skillsVerify(expected: SkillVerificationError['check']): ScenarioHandle
   };
 }
 
-async function useSupportingFiles(client: Client, skill: SkillEntry): Promise<void> {
+async function useSupportingFiles(client: ClientSession, skill: SkillEntry): Promise<void> {
   for (const file of skill.resources) if (file.uri !== skill.uri) await readVerified(client, skill, file.uri);
 }
 
@@ -315,14 +315,14 @@ function createRun(scenario: string, url: string, version: Revision, context: Js
       const client = new Client(clientOptions);
       // Only the run's version: the legacy lifecycle initializes with it; the modern one probes with it and
       // follows an UnsupportedProtocolVersion answer to a version both sides list.
-      const transport = await connectHttp(client, url, {
+      const { session, transport } = await connectHttp(client, url, {
         standaloneStream: options.standaloneStream ?? true,
         connect: { revisions: [version] },
         logger: {
           warn: (message) => console.error(`conformance-client: ${message}`),
         },
       });
-      return { client, transport };
+      return { client: session, transport };
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * What a conformance scenario gets: the suite's parameters and a way to connect a client with the right lifecycle.
  */
-import type { Client, ClientHandlers } from 'mcpengine/client';
+import type { ClientHandlers, ClientSession } from 'mcpengine/client';
 import type { HttpClientTransport } from 'mcpengine/http';
 import type { JsonObject, Revision } from 'mcpengine/protocol';
 
@@ -10,7 +10,7 @@ export interface ScenarioRun {
   readonly url: string;
   readonly version: Revision;
   readonly context: JsonObject;
-  /** Connects a fresh client with the lifecycle of `version`. */
+  /** Opens a session of a fresh client with the lifecycle of `version`. */
   connect(options?: ConnectScenarioOptions): Promise<Connected>;
 }
 
@@ -21,7 +21,7 @@ export interface ConnectScenarioOptions {
 }
 
 export interface Connected {
-  readonly client: Client;
+  readonly client: ClientSession;
   readonly transport: HttpClientTransport;
 }
 

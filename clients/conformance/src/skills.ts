@@ -5,7 +5,7 @@
  * the entry's, field by field. Unverified content is never used.
  */
 import { createHash } from 'node:crypto';
-import type { Client } from 'mcpengine/client';
+import type { ClientSession } from 'mcpengine/client';
 
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
 
@@ -37,7 +37,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** `skills/list`: the entries only. Listing never reads a skill's files. */
-export async function listSkills(client: Client): Promise<SkillEntry[]> {
+export async function listSkills(client: ClientSession): Promise<SkillEntry[]> {
   const result = await client.request('skills/list', {});
   const skills = Array.isArray(result.skills) ? result.skills : [];
   return skills.filter(
@@ -57,7 +57,7 @@ export async function listSkills(client: Client): Promise<SkillEntry[]> {
 }
 
 /** Reads one file of a skill and verifies it against the entry: size first, then digest. */
-export async function readVerified(client: Client, entry: SkillEntry, uri: string): Promise<string> {
+export async function readVerified(client: ClientSession, entry: SkillEntry, uri: string): Promise<string> {
   const file = entry.resources.find((candidate) => candidate.uri === uri);
   if (!file) throw new SkillVerificationError('missing', `${uri} is not listed in the entry of ${entry.uri}`);
   const result = await client.readResource({ uri });
@@ -126,7 +126,7 @@ export function compareFrontmatter(entry: SkillEntry, parsed: Readonly<Record<st
 }
 
 /** Loads a skill: reads and verifies its SKILL.md (files, then frontmatter). Throws on any discrepancy. */
-export async function loadSkill(client: Client, entry: SkillEntry): Promise<string> {
+export async function loadSkill(client: ClientSession, entry: SkillEntry): Promise<string> {
   const markdown = await readVerified(client, entry, entry.uri);
   compareFrontmatter(entry, parseFrontmatter(markdown));
   return markdown;

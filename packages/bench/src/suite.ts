@@ -15,6 +15,7 @@ import { runIdleSessions, runLeakCheck } from './scenarios/memory.js';
 import { OPENAPI_SCENARIOS, runOpenApi } from './scenarios/openapi.js';
 import { runThroughput } from './scenarios/throughput.js';
 import { runTestRunner } from './scenarios/test-runner.js';
+import { runCenterPipeline } from './scenarios/center-pipeline.js';
 import type { Settings } from './settings.js';
 import { checkTargets } from './targets.js';
 import { print } from './report/print.js';
@@ -26,6 +27,7 @@ export const SCENARIO_IDS: readonly (readonly [string, string])[] = [
   ['cold-start', 'Cold start: spawn to first tools/list over stdio'],
   ['footprint', 'Install footprint: dependencies, installed size, hello-world bundle'],
   ['test-runner', 'mcpengine test: 1,000 generated cases against the everything server over stdio'],
+  ['center-pipeline', 'Command center: full pipeline over the fleet (wall time, per-stage time)'],
   ...OPENAPI_SCENARIOS,
 ];
 
@@ -151,6 +153,10 @@ export async function runSuite(settings: Settings, argv: readonly string[]): Pro
     if (selected('test-runner')) {
       print('\n▶ mcpengine test');
       add(await runTestRunner(settings, log));
+    }
+    if (selected('center-pipeline')) {
+      print('\n▶ Command center pipeline');
+      add(await runCenterPipeline(settings, log));
     }
     if (selected('footprint')) {
       print('\n▶ Install footprint');

@@ -165,7 +165,8 @@ export async function runCli(argv: readonly string[], io: CommandIo): Promise<nu
     return 0;
   }
   try {
-    return await spec.run(parseCommandArgs(spec, args), io);
+    const parsed = spec.rawArgs ? { values: {}, positionals: args, rest: [] } : parseCommandArgs(spec, args);
+    return await spec.run(parsed, io);
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr(`mcpengine ${spec.name}: ${error.message}\n(see mcpengine ${spec.name} --help)\n`);

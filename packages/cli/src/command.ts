@@ -69,6 +69,11 @@ export interface CommandSpec<O extends OptionSpecs = OptionSpecs> {
   readonly positionals?: { readonly min?: number; readonly max?: number };
   /** Arguments after `--` are handed to the command verbatim instead of being parsed. */
   readonly passthrough?: boolean;
+  /**
+   * Every argument is handed to the command verbatim as positionals (the command parses them itself, e.g. to
+   * follow another tool's command line); `options` then only documents them for help.
+   */
+  readonly rawArgs?: boolean;
   /** Lines explaining the exit codes. */
   readonly exitCodes?: readonly string[];
   readonly examples?: readonly string[];

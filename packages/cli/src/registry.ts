@@ -4,7 +4,9 @@
  */
 import type { CommandSpec } from './command.js';
 import { add } from './commands/add.js';
+import { center } from './commands/center.js';
 import { generate } from './commands/generate.js';
+import { inspect } from './commands/inspect.js';
 import { list } from './commands/list.js';
 import { remove } from './commands/remove.js';
 import { serveOpenapi } from './commands/serve-openapi.js';
@@ -12,4 +14,14 @@ import { test } from './commands/test.js';
 import { validate } from './commands/validate.js';
 
 // Each spec is typed by its own options; the frame handles them uniformly.
-export const COMMANDS: readonly CommandSpec[] = [validate, test, add, remove, list, generate, serveOpenapi];
+export const COMMANDS: readonly CommandSpec[] = [
+  validate,
+  test,
+  inspect,
+  add,
+  remove,
+  list,
+  generate,
+  serveOpenapi,
+  center,
+];

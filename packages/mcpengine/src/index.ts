@@ -16,6 +16,6 @@ export {
   type Serving,
   type ToolConfig,
 } from './server/index.js';
-export { Client, type ClientOptions } from './client/index.js';
+export { Client, type ClientOptions, type ClientSession } from './client/index.js';
 export * from './protocol/index.js';
 export type { Transport, TransportHandlers, InboundProblem } from './transports/transport.js';

@@ -23,9 +23,10 @@ export async function connect(server: McpServer, revision: Revision | 'auto' = '
   const tap = new WireTap({ validate: ['server'] });
   await server.connect(tapTransport(serverSide, tap, 'server'));
   let changes = 0;
-  const client = new Client({ name: 'generator-test', version: '1.0.0' });
+  const client = await new Client({ name: 'generator-test', version: '1.0.0' }).connect(clientSide, {
+    revision,
+  });
   client.onNotification('notifications/tools/list_changed', () => changes++);
-  await client.connect(clientSide, { revision });
   return {
     tap,
     async tools() {

@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { Client } from 'mcpengine/client';
+import { Client, type ClientSession } from 'mcpengine/client';
 import { compileSchema, type JsonSchema } from 'mcpengine/schema';
 import { StdioClientTransport } from 'mcpengine/stdio';
 import { tapTransport, WireTap } from '@mcpengine/oracle';
@@ -140,9 +140,9 @@ describe('generate', () => {
     api.listen(0, '127.0.0.1');
     await once(api, 'listening');
     const tap = new WireTap({ validate: ['server'] });
-    const client = new Client({ name: 'generate-test', version: '1.0.0' });
+    let client: ClientSession | undefined;
     try {
-      await client.connect(
+      client = await new Client({ name: 'generate-test', version: '1.0.0' }).connect(
         tapTransport(
           new StdioClientTransport({
             command: process.execPath,
@@ -161,7 +161,7 @@ describe('generate', () => {
       expect(listed.isError ?? false).toBe(false);
       expect(JSON.stringify(listed.structuredContent)).toContain('key [redacted]');
     } finally {
-      await client.close();
+      await client?.close();
       await new Promise<void>((resolve) => api.close(() => resolve()));
     }
     tap.assertClean();

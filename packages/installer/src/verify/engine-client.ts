@@ -71,7 +71,8 @@ export async function handshake(launch: Launch, options: HandshakeOptions): Prom
     version: options.clientVersion,
     requestTimeoutMs: options.timeoutMs,
   });
-  const abort = () => void client.close();
+  // Closing the transport ends the session too, or fails a handshake still under way.
+  const abort = () => void transport.close();
   options.signal?.addEventListener('abort', abort, { once: true });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {
@@ -84,13 +85,16 @@ export async function handshake(launch: Launch, options: HandshakeOptions): Prom
     return await Promise.race([
       (async () => {
         // HTTP+SSE belongs to the legacy era: a client using it negotiates with initialize.
-        await client.connect(transport, launch.kind === 'sse' ? { revisions: LEGACY_REVISIONS } : {});
-        const tools = await client.listAllTools();
+        const session = await client.connect(
+          transport,
+          launch.kind === 'sse' ? { revisions: LEGACY_REVISIONS } : {},
+        );
+        const tools = await session.listAllTools();
         return {
-          serverName: client.serverInfo?.name ?? '(unnamed)',
-          serverVersion: client.serverInfo?.version ?? '',
-          revision: client.revision,
-          era: client.era,
+          serverName: session.serverInfo?.name ?? '(unnamed)',
+          serverVersion: session.serverInfo?.version ?? '',
+          revision: session.revision,
+          era: session.era,
           toolCount: tools.length,
         };
       })(),
@@ -99,6 +103,6 @@ export async function handshake(launch: Launch, options: HandshakeOptions): Prom
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', abort);
-    await client.close().catch(() => undefined);
+    await transport.close().catch(() => undefined);
   }
 }

@@ -7,6 +7,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { WireTap, tapTransport } from '@mcpengine/oracle';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '../client/client.js';
+import type { ClientSession } from '../client/session.js';
 import { RemoteError } from '../protocol/errors.js';
 import { McpServer } from '../server/server.js';
 import { HttpError } from '../transports/http/client-errors.js';
@@ -83,7 +84,7 @@ function setup(options: Partial<ProtectedResourceOptions> = {}) {
   return { server, guard, handler };
 }
 
-const clients: Client[] = [];
+const clients: ClientSession[] = [];
 const taps: WireTap[] = [];
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
@@ -103,9 +104,11 @@ async function connect(
   });
   const tap = new WireTap();
   taps.push(tap);
-  const client = new Client({ name: 't', version: '1' });
+  const client = await new Client({ name: 't', version: '1' }).connect(
+    tapTransport(transport, tap, 'client'),
+    { revision },
+  );
   clients.push(client);
-  await client.connect(tapTransport(transport, tap, 'client'), { revision });
   return client;
 }
 

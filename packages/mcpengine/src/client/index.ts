@@ -1,16 +1,22 @@
 /**
  * mcpengine/client — a client for every MCP revision: probes the era, handles multi-round-trip input, caches.
+ * A `Client` is configuration and handlers; `client.connect(transport)` opens a `ClientSession`.
  */
-export {
-  Client,
-  type CallOptions,
-  type ClientHandlerContext,
-  type ClientHandlers,
-  type ClientOptions,
-  type ConnectOptions,
-  type NotificationHandler,
-  type Subscription,
-} from './client.js';
+export { Client } from './client.js';
+export type { ClientSession } from './session.js';
+export { withMeta } from './middleware.js';
+export type {
+  CallOptions,
+  ClientCall,
+  ClientHandlerContext,
+  ClientHandlers,
+  ClientMiddleware,
+  ClientNext,
+  ClientOptions,
+  ConnectOptions,
+  NotificationHandler,
+  Subscription,
+} from './types.js';
 export {
   ClientTasks,
   ToolTask,

@@ -5,7 +5,8 @@
 import { tapTransport, WireTap } from '@mcpengine/oracle';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryTransportPair } from '../transports/memory/index.js';
-import { Client, type ClientOptions } from './client.js';
+import { Client } from './client.js';
+import type { ClientOptions } from './types.js';
 
 const taps: WireTap[] = [];
 afterEach(() => {
@@ -47,8 +48,8 @@ async function fakeServer(options: Partial<ClientOptions>, validate = true) {
     invalid: () => {},
     close: () => {},
   });
-  const client = new Client({ name: 'c', version: '1', ...options });
-  await client.connect(tapTransport(clientSide, tap, 'client'), { revision: '2025-11-25' });
+  const mcpClient = new Client({ name: 'c', version: '1', ...options });
+  const client = await mcpClient.connect(tapTransport(clientSide, tap, 'client'), { revision: '2025-11-25' });
   let id = 0;
   const next = (match: (m: any) => boolean): Promise<any> => {
     const found = received.find(match);

@@ -4,7 +4,7 @@ import { RemoteError, RequestAbortedError } from '../protocol/errors.js';
 import { assertAllTapsClean, connect } from '../test/harness.js';
 import { createTestServer } from '../test/fixture-server.js';
 import { createTaskServer } from '../test/task-server.js';
-import type { ClientOptions } from './client.js';
+import type { ClientOptions } from './types.js';
 
 afterEach(() => assertAllTapsClean());
 

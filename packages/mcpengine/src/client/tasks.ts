@@ -19,21 +19,11 @@ import type {
   JsonObject,
   TaskStatus,
 } from '../protocol/types.js';
-import type { CallOptions, ClientHandlers } from './client.js';
+import type { CallOptions, ClientHandlers, ClientTaskOptions } from './types.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
-export interface ClientTaskOptions {
-  /** Modern era: declare the tasks extension, so servers may answer tool calls with tasks. Default true. */
-  extension?: boolean;
-  /**
-   * 2025-11-25: accept task-augmented `sampling/createMessage` and `elicitation/create` (for the handlers the
-   * client has) and serve the server's `tasks/*` requests about them. Default true.
-   */
-  receive?: boolean;
-  /** The slowest polling gets when the server suggests nothing faster is needed. Default 5 s. */
-  maxPollIntervalMs?: number;
-}
+export type { ClientTaskOptions } from './types.js';
 
 /** A task as either dialect reports it, in one shape (2025-11-25 `ttl`/`pollInterval` become `…Ms`). */
 export interface TaskState {
@@ -65,7 +55,7 @@ export interface TaskWaitOptions {
   maxPollIntervalMs?: number;
 }
 
-/** What the tasks API needs from the `Client`. */
+/** What the tasks API needs from the `ClientSession`. */
 export interface TaskHost {
   /** The revision spoken (throws when not connected). */
   spec(): RevisionSpec;
@@ -129,7 +119,7 @@ export function clientTaskCapabilities(
   return caps;
 }
 
-/** The client's tasks API (`client.tasks`). */
+/** The session's tasks API (`session.tasks`). */
 export class ClientTasks {
   constructor(
     private readonly host: TaskHost,

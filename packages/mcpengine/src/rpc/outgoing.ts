@@ -70,12 +70,16 @@ export class OutgoingRequests {
     return this.pending.size;
   }
 
-  /** Sends a request on `outbox` and resolves with its result, or rejects with a RemoteError / RequestAbortedError. */
+  /**
+   * Sends a request on `outbox` and resolves with its result, or rejects with a RemoteError / RequestAbortedError.
+   * `onId` learns the request's id before it is sent, for requests whose id names something (a subscription).
+   */
   request(
     method: string,
     params: JsonObject | undefined,
     outbox: Outbox,
     options: RequestOptions = {},
+    onId?: (id: RequestId) => void,
   ): Promise<JsonObject> {
     if (this.closedReason !== undefined) {
       return Promise.reject(new RequestAbortedError('closed', `Cannot send ${method}: ${this.closedReason}`));
@@ -126,6 +130,7 @@ export class OutgoingRequests {
       if (progressToken !== undefined) this.byToken.set(progressToken, entry);
       signal?.addEventListener('abort', onAbort, { once: true });
       this.arm(id, entry, outbox);
+      onId?.(id);
       if (!outbox.send(serializeRequest(id, method, wireParams))) {
         entry.cleanup();
         reject(new RequestAbortedError('closed', `Cannot send ${method}: the connection is closed`));

@@ -25,8 +25,8 @@ function samplingServer() {
         { messages: [{ role: 'user', content: { type: 'text', text: 'hello?' } }], maxTokens: 10 },
         { task: { ttl: 60_000 } },
       );
-      const content = Array.isArray(result.content) ? result.content[0] : result.content;
-      return content?.type === 'text' ? content.text : 'not text';
+      const [first] = Array.isArray(result.content) ? result.content : [result.content];
+      return first?.type === 'text' ? first.text : 'not text';
     },
   });
   return server;

@@ -3,13 +3,14 @@
  * schema of the negotiated revision, plus a raw peer for sending hand-made (and malformed) messages.
  */
 import { tapTransport, WireTap } from '@mcpengine/oracle';
-import { Client, type ClientOptions, type ConnectOptions } from '../client/index.js';
+import { Client, type ClientOptions, type ClientSession, type ConnectOptions } from '../client/index.js';
 import type { McpServer } from '../server/index.js';
 import { createMemoryTransportPair } from '../transports/memory/index.js';
 import type { Transport } from '../transports/transport.js';
 
 export interface Connected {
-  client: Client;
+  /** The session (named `client` since most tests only talk through it). */
+  client: ClientSession;
   tap: WireTap;
   close(): Promise<void>;
 }
@@ -31,8 +32,10 @@ export async function connect(
   const tap = new WireTap();
   openTaps.push(tap);
   await server.connect(serverSide);
-  const client = new Client({ name: 'test-client', version: '1.0.0', ...clientOptions });
-  await client.connect(tapTransport(clientSide, tap, 'client'), connectOptions);
+  const client = await new Client({ name: 'test-client', version: '1.0.0', ...clientOptions }).connect(
+    tapTransport(clientSide, tap, 'client'),
+    connectOptions,
+  );
   return { client, tap, close: () => client.close() };
 }
 

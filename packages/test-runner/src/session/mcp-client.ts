@@ -2,7 +2,13 @@
  * The one module that talks to the engine's client API (`mcpengine/client`). Everything else in the runner
  * uses `McpSession`, so a change of the client's shape (sessions returned by `connect`) is a change here only.
  */
-import { Client, RemoteError, RequestAbortedError, type ClientHandlers } from 'mcpengine/client';
+import {
+  Client,
+  RemoteError,
+  RequestAbortedError,
+  type ClientHandlers,
+  type ClientSession,
+} from 'mcpengine/client';
 import type { Transport } from 'mcpengine';
 import type { JsonObject, ListKind, Revision } from '../model.js';
 
@@ -31,9 +37,9 @@ const MAX_PAGES = 1000;
 
 /** A connected client: the negotiated revision and the calls the runner makes. */
 export class McpSession {
-  readonly #client: Client;
+  readonly #client: ClientSession;
 
-  private constructor(client: Client) {
+  private constructor(client: ClientSession) {
     this.#client = client;
   }
 
@@ -46,11 +52,11 @@ export class McpSession {
       // A test asks for what it means to test: no automatic task polling surprises.
       tasks: { receive: false },
     });
-    await client.connect(transport, {
+    const session = await client.connect(transport, {
       revision: options.revision,
       probeTimeoutMs: Math.min(options.timeoutMs, 5_000),
     });
-    return new McpSession(client);
+    return new McpSession(session);
   }
 
   get revision(): Revision {

@@ -166,27 +166,27 @@ export function createHttpTransport(
   return new HttpClientTransport(url, options);
 }
 
-/** What `connectHttp` needs of a client (the engine's `Client`). */
-export interface HttpConnectable<ConnectOptions> {
-  connect(transport: Transport, options?: ConnectOptions): Promise<void>;
-  close(): Promise<void>;
+/** What `connectHttp` needs of a client (the engine's `Client`): `connect` opens a session. */
+export interface HttpConnectable<ConnectOptions, Session> {
+  connect(transport: Transport, options?: ConnectOptions): Promise<Session>;
 }
 
 /**
  * Connects `client` to the server at `url`: the client's era probe over Streamable HTTP, with the HTTP+SSE
- * fallback. Closes the client when the connection fails.
+ * fallback. Resolves with the session and the transport under it; closes the transport when the connection
+ * fails.
  */
-export async function connectHttp<ConnectOptions>(
-  client: HttpConnectable<ConnectOptions>,
+export async function connectHttp<ConnectOptions, Session>(
+  client: HttpConnectable<ConnectOptions, Session>,
   url: string | URL,
   options: HttpClientTransportOptions & { connect?: ConnectOptions } = {},
-): Promise<HttpClientTransport> {
+): Promise<{ session: Session; transport: HttpClientTransport }> {
   const transport = createHttpTransport(url, options);
   try {
-    await client.connect(transport, options.connect);
+    const session = await client.connect(transport, options.connect);
+    return { session, transport };
   } catch (error) {
-    await client.close();
+    await transport.close();
     throw error;
   }
-  return transport;
 }

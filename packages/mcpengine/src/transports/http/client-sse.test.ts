@@ -187,8 +187,10 @@ describe('createHttpTransport / connectHttp: the backwards-compatible fallback',
   it('falls back to HTTP+SSE when Streamable HTTP refuses initialize with 4xx', async () => {
     for (const status of [400, 404, 405]) {
       const server = await sseServer({ postStatus: status });
-      const client = new Client({ name: 'test', version: '1' });
-      const transport = await connectHttp(client, server.url);
+      const { session: client, transport } = await connectHttp(
+        new Client({ name: 'test', version: '1' }),
+        server.url,
+      );
       expect(transport.mode).toBe('http+sse');
       expect([client.era, client.revision, client.serverInfo?.name]).toEqual([
         'legacy',

@@ -269,8 +269,10 @@ describe('modern era (2026-07-28)', () => {
       }
       openSse(res); // tools/call: never answered
     });
-    const client = new Client({ name: 'test', version: '1' });
-    await client.connect(new StreamableHttpClientTransport(server.url), { revision: '2026-07-28' });
+    const mcpClient = new Client({ name: 'test', version: '1' });
+    const client = await mcpClient.connect(new StreamableHttpClientTransport(server.url), {
+      revision: '2026-07-28',
+    });
     const controller = new AbortController();
     const call = client.callTool({ name: 'slow' }, { signal: controller.signal });
     await until(() => server.posts('tools/call').length === 1, 'the tools/call POST');
@@ -516,11 +518,11 @@ describe('legacy era (2025-03-26 … 2025-11-25)', () => {
   it('sends the session id and the negotiated version after initialize, opens the standalone stream, DELETEs on close', async () => {
     const { server } = await legacyServer();
     const warnings: string[] = [];
-    const client = new Client({ name: 'test', version: '1' });
+    const mcpClient = new Client({ name: 'test', version: '1' });
     const transport = new StreamableHttpClientTransport(server.url, {
       logger: { warn: (m) => warnings.push(m) },
     });
-    await client.connect(transport, { revision: '2025-11-25' });
+    const client = await mcpClient.connect(transport, { revision: '2025-11-25' });
     await client.listTools();
     await until(() => server.requests.some((r) => r.method === 'GET'), 'the standalone GET');
     await client.close();
@@ -549,10 +551,13 @@ describe('legacy era (2025-03-26 … 2025-11-25)', () => {
 
   it('sends no MCP-Protocol-Version header at 2025-03-26, which did not define it', async () => {
     const { server } = await legacyServer({ revision: '2025-03-26' });
-    const client = new Client({ name: 'test', version: '1' });
-    await client.connect(new StreamableHttpClientTransport(server.url, { standaloneStream: false }), {
-      revision: '2025-03-26',
-    });
+    const mcpClient = new Client({ name: 'test', version: '1' });
+    const client = await mcpClient.connect(
+      new StreamableHttpClientTransport(server.url, { standaloneStream: false }),
+      {
+        revision: '2025-03-26',
+      },
+    );
     await client.listTools();
     await client.close();
     expect(server.posts('tools/list')[0]!.headers['mcp-protocol-version']).toBeUndefined();
@@ -569,10 +574,13 @@ describe('legacy era (2025-03-26 … 2025-11-25)', () => {
     const { server } = await legacyServer({
       onRequest: (request, res) => json(res, result(request.rpc.id, { tools })),
     });
-    const client = new Client({ name: 'test', version: '1' });
-    await client.connect(new StreamableHttpClientTransport(server.url, { standaloneStream: false }), {
-      revision: '2025-11-25',
-    });
+    const mcpClient = new Client({ name: 'test', version: '1' });
+    const client = await mcpClient.connect(
+      new StreamableHttpClientTransport(server.url, { standaloneStream: false }),
+      {
+        revision: '2025-11-25',
+      },
+    );
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['n']);
     await client.close();
   });
@@ -647,14 +655,11 @@ describe('legacy era (2025-03-26 … 2025-11-25)', () => {
       },
     });
     const changed: unknown[] = [];
-    const client = new Client({ name: 'test', version: '1' });
-    client.onNotification('notifications/tools/list_changed', (params) => changed.push(params));
-    await client.connect(
+    const client = await new Client({ name: 'test', version: '1' }).connect(
       new StreamableHttpClientTransport(server.url, { reconnect: { initialDelayMs: 1 } }),
-      {
-        revision: '2025-11-25',
-      },
+      { revision: '2025-11-25' },
     );
+    client.onNotification('notifications/tools/list_changed', (params) => changed.push(params));
     await until(() => gets === 2, 'the reconnection');
     expect(changed).toEqual([{}]);
     const [first, second] = server.requests.filter((r) => r.method === 'GET');
@@ -694,10 +699,13 @@ describe('legacy era (2025-03-26 … 2025-11-25)', () => {
 describe('session expiry (HTTP 404)', () => {
   it('re-initializes through the client and sends the request again in the new session', async () => {
     const legacy = await legacyServer();
-    const client = new Client({ name: 'test', version: '1' });
-    await client.connect(new StreamableHttpClientTransport(legacy.server.url, { standaloneStream: false }), {
-      revision: '2025-11-25',
-    });
+    const mcpClient = new Client({ name: 'test', version: '1' });
+    const client = await mcpClient.connect(
+      new StreamableHttpClientTransport(legacy.server.url, { standaloneStream: false }),
+      {
+        revision: '2025-11-25',
+      },
+    );
     await client.listTools();
     legacy.end('s1');
     expect((await client.listTools()).tools).toEqual([]);
@@ -715,6 +723,33 @@ describe('session expiry (HTTP 404)', () => {
     ]);
     // The retry is the same request, id included.
     expect(legacy.server.requests[6]!.body).toBe(legacy.server.requests[3]!.body);
+  });
+
+  it('restores the log level and resource subscriptions in the renewed session', async () => {
+    const legacy = await legacyServer();
+    const client = await new Client({ name: 'test', version: '1' }).connect(
+      new StreamableHttpClientTransport(legacy.server.url, { standaloneStream: false }),
+      { revision: '2025-11-25' },
+    );
+    await client.setLogLevel('debug');
+    await client.subscribeResource('test://a');
+    await client.subscribeResource('test://b');
+    await client.unsubscribeResource('test://b');
+    legacy.end('s1');
+    await client.listTools();
+    await until(() => legacy.server.posts('resources/subscribe').length === 3, 'the restored subscription');
+    const inS2 = legacy.server.requests
+      .filter((r) => r.headers['mcp-session-id'] === 's2' && r.rpc?.id !== undefined)
+      .map((r) => [r.rpc?.method, r.rpc?.params]);
+    expect(inS2).toEqual(
+      expect.arrayContaining([
+        ['logging/setLevel', { level: 'debug' }],
+        ['resources/subscribe', { uri: 'test://a' }],
+        ['tools/list', {}],
+      ]),
+    );
+    expect(inS2).toHaveLength(3);
+    await client.close();
   });
 
   it('sends a request again only once: a second 404 fails it with SessionExpiredError', async () => {
@@ -743,10 +778,13 @@ describe('session expiry (HTTP 404)', () => {
       res.writeHead(request.rpc?.id === undefined ? 202 : 404);
       res.end();
     });
-    const client = new Client({ name: 'test', version: '1' });
-    await client.connect(new StreamableHttpClientTransport(server.url, { standaloneStream: false }), {
-      revision: '2025-11-25',
-    });
+    const mcpClient = new Client({ name: 'test', version: '1' });
+    const client = await mcpClient.connect(
+      new StreamableHttpClientTransport(server.url, { standaloneStream: false }),
+      {
+        revision: '2025-11-25',
+      },
+    );
     const error = await client.listTools().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SessionExpiredError);
     expect((error as SessionExpiredError).sessionId).toBe('s2');
@@ -847,8 +885,8 @@ describe('era detection over HTTP', () => {
       res.writeHead(request.method === 'GET' ? 405 : 202);
       res.end();
     });
-    const client = new Client({ name: 'test', version: '1' });
-    await client.connect(new StreamableHttpClientTransport(server.url));
+    const mcpClient = new Client({ name: 'test', version: '1' });
+    const client = await mcpClient.connect(new StreamableHttpClientTransport(server.url));
     expect([client.era, client.revision]).toEqual(['legacy', '2025-06-18']);
     await until(() => server.posts('notifications/initialized').length === 1, 'the initialized notification');
     expect(
@@ -891,8 +929,8 @@ describe('era detection over HTTP', () => {
         }),
       );
     });
-    const client = new Client({ name: 'test', version: '1' });
-    await client.connect(new StreamableHttpClientTransport(server.url));
+    const mcpClient = new Client({ name: 'test', version: '1' });
+    const client = await mcpClient.connect(new StreamableHttpClientTransport(server.url));
     expect(client.era).toBe('modern');
     expect(server.posts().map((r) => r.rpc.method)).toEqual(['server/discover', 'server/discover']);
     await client.close();
@@ -907,13 +945,12 @@ describe('era detection over HTTP', () => {
         404,
       );
     });
-    const client = new Client({ name: 'test', version: '1' });
-    const failure = await client
+    const mcpClient = new Client({ name: 'test', version: '1' });
+    const failure = await mcpClient
       .connect(new StreamableHttpClientTransport(server.url), { revision: '2026-07-28' })
       .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(RemoteError);
     expect((failure as RemoteError).code).toBe(-32601);
-    await client.close();
   });
 });
 
