@@ -116,12 +116,6 @@ export async function serveProtected(options: {
     metadata: { resource_name: 'MCPEngine protected example' },
   });
   late.guard = guard;
-  return {
-    ...serving,
-    protectedResource: guard,
-    close: async (closeOptions) => {
-      await server.close(closeOptions);
-      await serving.close(closeOptions);
-    },
-  };
+  // Closing the handle closes the server too.
+  return { ...serving, protectedResource: guard };
 }

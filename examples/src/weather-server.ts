@@ -3,7 +3,7 @@
  *
  *   node examples/dist/weather-server.js
  */
-import { McpServer } from 'mcpengine/server';
+import { exitWhenClosed, McpServer } from 'mcpengine/server';
 import { serveStdio } from 'mcpengine/stdio';
 
 const server = new McpServer({ name: 'weather', version: '1.0.0' });
@@ -40,4 +40,4 @@ server.addTool({
   },
 });
 
-await serveStdio(server); // every revision, both eras, on one stdio stream
+exitWhenClosed(await serveStdio(server)); // every revision, both eras, on one stdio stream

@@ -421,3 +421,47 @@ describe('options and reporting', () => {
     expect(() => new WireTap({ revision: '1999-01-01' as never })).toThrow(TypeError);
   });
 });
+
+describe('2025-11-25 task augmentation follows the receiver’s declared capability', () => {
+  const taskCall = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'speak', task: { ttl: 60 } },
+  };
+  const plainResult = { jsonrpc: '2.0', id: 1, result: { content: [text] } };
+  const createTask = {
+    jsonrpc: '2.0',
+    id: 1,
+    result: {
+      task: {
+        taskId: 't1',
+        status: 'working',
+        createdAt: '2026-01-01T00:00:00Z',
+        lastUpdatedAt: '2026-01-01T00:00:00Z',
+        ttl: 60,
+      },
+    },
+  };
+  const handshake = (capabilities: object) =>
+    [
+      ['client', initialize('2025-11-25')],
+      [
+        'server',
+        { jsonrpc: '2.0', id: 0, result: { protocolVersion: '2025-11-25', capabilities, serverInfo } },
+      ],
+      ['client', { jsonrpc: '2.0', method: 'notifications/initialized' }],
+      ['client', taskCall],
+    ] as const;
+
+  test('a server without tasks.requests.tools.call answers a task-augmented call normally', () => {
+    expect(replay([...handshake({ tools: {} }), ['server', plainResult]]).violations).toEqual([]);
+  });
+
+  test('a server that declared it must answer with a CreateTaskResult', () => {
+    const declared = { tools: {}, tasks: { requests: { tools: { call: {} } } } };
+    expect(replay([...handshake(declared), ['server', createTask]]).violations).toEqual([]);
+    const [violation] = replay([...handshake(declared), ['server', plainResult]]).violations;
+    expect(violation?.definition).toBe('CreateTaskResult');
+  });
+});

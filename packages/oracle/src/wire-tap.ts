@@ -55,6 +55,12 @@ export class WireTap {
   #negotiated: Revision | undefined;
   #initialized = false;
   #modern: Revision | undefined;
+  /**
+   * The methods each side declared it accepts as tasks (2025-11-25 `capabilities.tasks.requests`), once its
+   * `initialize` message was seen. A receiver that did not declare a method processes it normally, ignoring
+   * `params.task`, so only a declared method is answered by a `CreateTaskResult`.
+   */
+  readonly #taskMethods = new Map<Side, ReadonlySet<string>>();
 
   constructor(options: WireTapOptions = {}) {
     this.#oracle = options.oracle ?? defaultOracle();
@@ -141,6 +147,7 @@ export class WireTap {
       // A client may ask for a revision this oracle does not know; the server then negotiates one it does.
       revision = isRevision(requested) ? requested : LATEST_LEGACY_REVISION;
       this.#requested = revision;
+      this.#taskMethods.set(sender, declaredTaskMethods(params?.['capabilities']));
     } else {
       const announced = metaOf(message)?.[META_PROTOCOL_VERSION];
       // A modern request names its own revision even on a stream that also carries a legacy session.
@@ -161,7 +168,7 @@ export class WireTap {
       this.#pending.set(`${sender}|${id}`, {
         method,
         revision,
-        taskAugmented: params?.['task'] !== undefined,
+        taskAugmented: params?.['task'] !== undefined && this.#acceptsTask(otherSide(sender), method),
       });
       this.#requestIds.set(id, revision);
     }
@@ -181,6 +188,7 @@ export class WireTap {
       this.#initialized = true;
       const result = message['result'];
       const negotiated = isJsonObject(result) ? result['protocolVersion'] : undefined;
+      if (isJsonObject(result)) this.#taskMethods.set(sender, declaredTaskMethods(result['capabilities']));
       if (isRevision(negotiated)) {
         this.#negotiated = negotiated;
         revision = negotiated;
@@ -194,6 +202,12 @@ export class WireTap {
       ...(request && { inReplyTo: request.method, taskAugmented: request.taskAugmented }),
     };
     this.#check(message, ctx);
+  }
+
+  /** Whether `receiver` treats `params.task` on `method` as task augmentation (unknown capabilities: yes). */
+  #acceptsTask(receiver: Side, method: string): boolean {
+    const declared = this.#taskMethods.get(receiver);
+    return declared === undefined || declared.has(method);
   }
 
   /** The revision of the request a notification refers to, else the conversation's. */
@@ -230,4 +244,17 @@ export class WireTap {
   #report(sender: Side, violation: WireViolation | null): void {
     if (violation && this.#validated.has(sender)) this.#violations.push(violation);
   }
+}
+
+/** `tasks.requests` of 2025-11-25 capabilities as method names: `{ tools: { call: {} } }` → `tools/call`. */
+function declaredTaskMethods(capabilities: unknown): ReadonlySet<string> {
+  const methods = new Set<string>();
+  const tasks = isJsonObject(capabilities) ? capabilities['tasks'] : undefined;
+  const requests = isJsonObject(tasks) ? tasks['requests'] : undefined;
+  if (!isJsonObject(requests)) return methods;
+  for (const [area, verbs] of Object.entries(requests)) {
+    if (!isJsonObject(verbs)) continue;
+    for (const verb of Object.keys(verbs)) methods.add(`${area}/${verb}`);
+  }
+  return methods;
 }

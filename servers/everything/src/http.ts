@@ -6,13 +6,6 @@ import { serveHttp, type HttpServing, type ServeHttpOptions } from 'mcpengine/ht
 import { createEverythingServer } from './server.js';
 
 export async function serveEverythingHttp(options: ServeHttpOptions = {}): Promise<HttpServing> {
-  const server = createEverythingServer();
-  const serving = await serveHttp(server, { legacySse: true, ...options });
-  return {
-    ...serving,
-    close: async (closeOptions) => {
-      await server.close(closeOptions);
-      await serving.close(closeOptions);
-    },
-  };
+  // The handle owns the server: closing it closes the server too.
+  return serveHttp(createEverythingServer(), { legacySse: true, ...options });
 }

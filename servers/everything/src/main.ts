@@ -8,6 +8,7 @@
  *   node servers/everything/dist/main.js --http [--port N] [--host H]
  *                                                              # Streamable HTTP at /mcp, HTTP+SSE at /sse
  */
+import { exitWhenClosed } from 'mcpengine/server';
 import { serveStdio } from 'mcpengine/stdio';
 import { serveEverythingHttp } from './http.js';
 import { createEverythingServer } from './server.js';
@@ -73,16 +74,7 @@ if (http) {
       '',
     ].join('\n'),
   );
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    const deadline = setTimeout(() => process.exit(0), 3_000);
-    deadline.unref();
-    void serving.close({ drainTimeoutMs: 1_000 }).then(() => process.exit(0));
-  };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  exitWhenClosed(serving, { drainTimeoutMs: 1_000 });
 } else {
   const server = createEverythingServer();
   if (banner) {
@@ -98,5 +90,5 @@ if (http) {
       ].join('\n'),
     );
   }
-  await serveStdio(server);
+  exitWhenClosed(await serveStdio(server));
 }

@@ -219,6 +219,7 @@ export function createServer(options: CreateServerOptions = {}): { server: McpSe
 
 export const INDEX_FILE = `#!/usr/bin/env node
 ${GENERATED_HEADER}import { serveHttp } from 'mcpengine/http';
+import { exitWhenClosed } from 'mcpengine/server';
 import { serveStdio } from 'mcpengine/stdio';
 import { ConfigurationError } from './runtime/config.js';
 import { createServer } from './server.js';
@@ -245,8 +246,9 @@ try {
 if (args.includes('--http')) {
   const serving = await serveHttp(created.server, { port: Number(option('--port') ?? 3000), legacySse: true });
   process.stderr.write(\`Streamable HTTP: \${serving.url}\\n\`);
+  exitWhenClosed(serving);
 } else {
-  await serveStdio(created.server);
+  exitWhenClosed(await serveStdio(created.server));
 }
 `;
 

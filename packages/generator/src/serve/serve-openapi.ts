@@ -69,9 +69,12 @@ export async function serveOpenApi(options: ServeOpenApiOptions, io: ServeIo): P
     throw error;
   }
   if (options.http === undefined) {
-    await serveStdio(served.server);
-    // serveStdio exits the process when the client closes stdin.
-    return new Promise<number>(() => undefined);
+    const serving = await serveStdio(served.server);
+    // Serving ends when the client closes stdin, or when the command is interrupted.
+    io.signal.addEventListener('abort', () => void serving.close(), { once: true });
+    if (io.signal.aborted) void serving.close();
+    await serving.closed;
+    return 0;
   }
   const serving = await serveHttp(served.server, {
     port: options.http.port,

@@ -14,6 +14,7 @@ import {
   type JsonRpcRequest,
 } from '../protocol/jsonrpc.js';
 import { declaresModernMeta } from '../protocol/meta.js';
+import { REVISION_SPECS } from '../protocol/revisions.js';
 import type { JsonObject, RequestId } from '../protocol/types.js';
 import type { RequestOptions } from '../rpc/outgoing.js';
 import type { Outbox } from '../rpc/outbox.js';
@@ -272,7 +273,9 @@ export class ServerConnection {
     if (method === 'notifications/cancelled') {
       const ctx = this.modernInflight.get(params.requestId as RequestId);
       if (ctx) {
-        ctx._abort(new Error(typeof params.reason === 'string' ? params.reason : 'cancelled by client'));
+        const cancel = () =>
+          ctx._abort(new Error(typeof params.reason === 'string' ? params.reason : 'cancelled by client'));
+        this.core.aroundNotification({ method, params, revision: REVISION_SPECS[ctx.revision] }, cancel);
         return;
       }
     }

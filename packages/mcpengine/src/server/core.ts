@@ -53,18 +53,19 @@ import { LegacySession } from './legacy-session.js';
 import { principalOf } from './principal.js';
 import { RawResult } from './lists.js';
 import { isPromiseLike, resultJson, TextToolResult } from './features/tools.js';
-import {
-  METHOD_HANDLERS,
-  type Call,
-  type ListenHooks,
-  type MethodHandler,
-  type ResolvedMethod,
-  type MethodSettings,
-  type Outcome,
-} from './methods.js';
+import type {
+  Call,
+  ListenHooks,
+  MethodHandler,
+  MethodSettings,
+  Outcome,
+  ResolvedMethod,
+} from './dispatch.js';
+import { METHOD_HANDLERS } from './methods.js';
+import { composeRequestMiddleware, runNotificationMiddleware, type Middleware } from './middleware.js';
 import { bindingSnapshot, digestOfSnapshot, openRequestState, sealRequestState } from './request-state.js';
 import type { ServerSecret } from './secret.js';
-import type { TaskEngine } from './tasks/engine.js';
+import { ExtensionSet, type ServerExtension } from './extension.js';
 
 export interface ServerCoreSettings {
   readonly pageSize: number;
@@ -76,8 +77,6 @@ export interface ServerCoreSettings {
   readonly serverInfoInResults: boolean;
   readonly requestStateTtlMs: number;
   readonly inputTimeoutMs: number;
-  /** Long-running requests (tasks): created by `McpServer`, handed to the method handlers. */
-  readonly tasks?: TaskEngine | undefined;
   /** Receives internal errors that were answered with a generic -32603. */
   report(error: unknown, where: string): void;
   onRootsListChanged?(session: LegacySession): void;
@@ -144,10 +143,14 @@ function isObject(value: unknown): value is JsonObject {
 
 export class ServerCore {
   readonly broadcaster = new Broadcaster();
+  /** Protocol extensions (`server.extend()`): their methods, gates and capabilities. */
+  readonly extensions = new ExtensionSet();
   /** Open `subscriptions/listen` requests and how to end each one gracefully. */
   private readonly openListens = new Map<RequestContext, () => void>();
   private readonly envelopeCache = new Map<string, string>();
   private closed = false;
+  /** `server.use()` middleware, outermost first; composed into each method when it is resolved. */
+  private middleware: readonly Middleware[] = [];
 
   constructor(
     private readonly source: DefinitionSource,
@@ -391,17 +394,56 @@ export class ServerCore {
     name: string,
     capabilities: ServerCapabilities,
   ): ResolvedMethod {
-    const rule = Object.hasOwn(revision.clientRequests, name) ? revision.clientRequests[name] : undefined;
-    const handler =
+    let rule = Object.hasOwn(revision.clientRequests, name) ? revision.clientRequests[name] : undefined;
+    let handler =
       name === 'server/discover'
         ? this.discoverHandler
         : Object.hasOwn(METHOD_HANDLERS, name)
           ? METHOD_HANDLERS[name]
           : undefined;
+    if (handler === undefined) {
+      const extended = this.extensions.method(name, revision);
+      handler = extended?.handler;
+      rule ??= extended?.rule;
+    }
     if (!rule || !handler || (rule.capability && !hasCapability(capabilities, rule.capability)))
       throw ProtocolError.methodNotFound(name);
     const salientParams = Object.hasOwn(SALIENT_PARAMS, name) ? SALIENT_PARAMS[name]! : [];
-    return { name, rule, handler, salientParams };
+    return { name, rule, handler: composeRequestMiddleware(this.middleware, handler), salientParams };
+  }
+
+  /**
+   * Adds a middleware around every request and notification. Methods already resolved (per legacy session, per
+   * definition and revision) are forgotten, so the next request composes the new chain.
+   */
+  use(middleware: Middleware): void {
+    this.middleware = [...this.middleware, middleware];
+    this.forgetResolvedMethods();
+  }
+
+  /** Adds a protocol extension; methods already resolved are forgotten, as for `use()`. */
+  extend(extension: ServerExtension): void {
+    this.extensions.add(extension);
+    this.forgetResolvedMethods();
+  }
+
+  private forgetResolvedMethods(): void {
+    this.modernMethods = new WeakMap();
+    for (const session of this.broadcaster.sessions) (session as LegacySession).forgetMethods();
+  }
+
+  /** Runs a received notification's built-in handling inside the middleware chain. */
+  aroundNotification(
+    notification: { method: string; params: JsonObject; revision: RevisionSpec },
+    handle: () => void,
+  ): void {
+    const { method, params, revision } = notification;
+    runNotificationMiddleware(
+      this.middleware,
+      { method, params, revision: revision.id, era: revision.era },
+      handle,
+      this.settings.report,
+    );
   }
 
   private readonly discoverHandler: MethodHandler = (call) => this.discover(call.revision);
@@ -448,10 +490,7 @@ export class ServerCore {
     return method;
   }
 
-  private readonly modernMethods = new WeakMap<
-    ServerDefinition,
-    Map<RevisionSpec, Map<string, ResolvedMethod>>
-  >();
+  private modernMethods = new WeakMap<ServerDefinition, Map<RevisionSpec, Map<string, ResolvedMethod>>>();
 
   private discover(revision: RevisionSpec): Outcome {
     const definition = this.definition;
@@ -497,7 +536,7 @@ export class ServerCore {
         pageSize: this.settings.pageSize,
         secret: this.settings.secret,
         envelope: (scope) => this.listEnvelope(revision, definition, scope),
-        tasks: this.settings.tasks,
+        extensions: this.extensions,
       };
       perRevision.set(revision, settings);
     }
@@ -777,7 +816,15 @@ export class ServerCore {
 
   handleLegacyNotification(session: LegacySession, notification: JsonRpcNotification): void {
     const params = notification.params ?? {};
-    switch (notification.method) {
+    if (this.middleware.length === 0) this.legacyNotification(session, notification.method, params);
+    else
+      this.aroundNotification({ method: notification.method, params, revision: session.revision }, () =>
+        this.legacyNotification(session, notification.method, params),
+      );
+  }
+
+  private legacyNotification(session: LegacySession, method: string, params: JsonObject): void {
+    switch (method) {
       case 'notifications/initialized':
         session.initialized = true;
         return;

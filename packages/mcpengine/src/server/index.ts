@@ -14,6 +14,24 @@ export {
   type RequestTransport,
 } from './context.js';
 export type { ServerDefinition } from './definition.js';
+export { exitWhenClosed, type ExitWhenClosedOptions, type Serving } from './serving.js';
+export type {
+  ExtensionCapabilityContext,
+  ListenGate,
+  ServerExtension,
+  ToolCallGate,
+  ToolListMeta,
+} from './extension.js';
+export type { Call as ExtensionCall, MethodHandler, Outcome } from './dispatch.js';
+export type {
+  CallResult,
+  Middleware,
+  Next,
+  NotificationCall,
+  RequestCall,
+  ServerCall,
+  TraceContext,
+} from './middleware.js';
 export { text } from './features/content.js';
 export type { ToolConfig, ToolHandler, ToolReturn, CompiledTool } from './features/tools.js';
 export type {
@@ -35,6 +53,7 @@ export {
   type TaskRecord,
   type TaskStore,
   type ToolTaskOptions,
+  type TasksExtension,
 } from './tasks/index.js';
 export { ProtocolError, ErrorCode } from '../protocol/errors.js';
 export type { Outbox } from '../rpc/outbox.js';

@@ -4,17 +4,8 @@
  */
 import { ProtocolError } from '../protocol/errors.js';
 import { isLoggingLevel, missingCapabilityError } from '../protocol/meta.js';
-import type { ClientMethodRule, RevisionSpec } from '../protocol/revisions.js';
-import type {
-  CacheScope,
-  LoggingLevel,
-  JsonObject,
-  RequestId,
-  ServerCapabilities,
-  SubscriptionFilter,
-} from '../protocol/types.js';
-import type { Outbox } from '../rpc/outbox.js';
-import type { Caller, RequestContext } from './context.js';
+import type { JsonObject, ServerCapabilities, SubscriptionFilter } from '../protocol/types.js';
+import type { Caller } from './context.js';
 import { missingClientCapabilities } from './input.js';
 import { capabilitiesFor, isVisible, type ServerDefinition } from './definition.js';
 import {
@@ -35,68 +26,10 @@ import {
   type CheckedArguments,
   type CompiledTool,
 } from './features/tools.js';
-import type { LegacySession } from './legacy-session.js';
-import type { ListItem, ListRequest, RawResult } from './lists.js';
-import { listPage } from './lists.js';
+import type { ListItem, ListRequest } from './lists.js';
+import { listPage, RawResult } from './lists.js';
 import type { ListKind } from './cursor.js';
-import type { ServerSecret } from './secret.js';
-import type { TaskEngine } from './tasks/engine.js';
-import { agreedTaskIds, TASK_METHOD_HANDLERS } from './tasks/methods.js';
-import { callToolAsTask, runsAsTask } from './tasks/tool-call.js';
-
-/** A request being served, with everything its handler may need. */
-export interface Call {
-  readonly id: RequestId;
-  readonly method: string;
-  readonly params: JsonObject;
-  readonly ctx: RequestContext;
-  readonly revision: RevisionSpec;
-  readonly definition: ServerDefinition;
-  readonly settings: MethodSettings;
-  /** Legacy session hooks (logging level, resource subscriptions). */
-  readonly session?: SessionHooks;
-  /** Modern `subscriptions/listen` plumbing. */
-  readonly listen?: ListenHooks;
-  /** Legacy era: the session and this request's stream (2025-11-25 tasks route server→client requests). */
-  readonly legacy?: { readonly session: LegacySession; readonly outbox: Outbox };
-}
-
-export interface MethodSettings {
-  readonly pageSize: number;
-  readonly secret: ServerSecret;
-  /** The JSON appended to list results (modern envelope), given the natural cache scope. */
-  envelope(scope: CacheScope): string;
-  /** Long-running requests (tasks), when the server has them. */
-  readonly tasks?: TaskEngine | undefined;
-}
-
-export interface SessionHooks {
-  setLogLevel(level: LoggingLevel): void;
-  subscribe(uri: string): void;
-  unsubscribe(uri: string): void;
-}
-
-export interface ListenHooks {
-  readonly outbox: Outbox;
-  /** Opens a subscription; resolves when it ends (with a result to send, or null when cancelled). */
-  open(filter: SubscriptionFilter, agreed: SubscriptionFilter): Promise<JsonObject | null>;
-}
-
-/** What a handler produces: a result object, a final JSON result, or an explicit input request (modern). */
-export type Outcome = JsonObject | RawResult | null;
-
-export type MethodHandler = (call: Call) => Outcome | Promise<Outcome>;
-
-/**
- * A method resolved once for a legacy session or a (definition, revision) pair: its rule, its handler, and the
- * params that bind a modern `requestState` to the request.
- */
-export interface ResolvedMethod {
-  readonly name: string;
-  readonly rule: ClientMethodRule;
-  readonly handler: MethodHandler;
-  readonly salientParams: readonly string[];
-}
+import type { Call, MethodHandler, Outcome } from './dispatch.js';
 
 function isInputRequired(value: unknown): boolean {
   return typeof value === 'object' && value !== null && (value as JsonObject).resultType === 'input_required';
@@ -129,8 +62,10 @@ function callTool(call: Call): Outcome | Promise<Outcome> {
       ) as unknown as JsonObject;
     }
   }
-  if (tool.taskSupport !== 'forbidden' || call.params.task !== undefined) {
-    if (runsAsTask(tool, call)) return callToolAsTask(tool, call, call.settings.tasks!);
+  const gates = call.settings.extensions.toolCallGates;
+  for (let i = 0; i < gates.length; i++) {
+    const taken = gates[i]!(tool, call);
+    if (taken !== undefined) return taken;
   }
   // Valid arguments of a plain JSON Schema need no result object: they are passed on as they are.
   const accepts = tool.input.accepts;
@@ -201,7 +136,38 @@ function page(
   return listPage(dynamic ? { ...request, dynamic } : request);
 }
 
-const listTools = (call: Call): Outcome => page(call, 'tools', 'tools', call.definition.tools);
+function listTools(call: Call): Outcome {
+  const listed = page(call, 'tools', 'tools', call.definition.tools);
+  const decorators = call.settings.extensions.toolListMeta;
+  return decorators.length === 0 ? listed : withToolMeta(call, listed, decorators);
+}
+
+/**
+ * Adds extensions' per-request `_meta` to the entries of a tools/list page. The page then depends on the
+ * client that asked, so a modern result is marked private.
+ */
+function withToolMeta(
+  call: Call,
+  listed: Outcome,
+  decorators: readonly ((tool: CompiledTool, call: Call) => JsonObject | undefined)[],
+): Outcome {
+  if (!(listed instanceof RawResult)) return listed;
+  const result = JSON.parse(listed.json) as JsonObject;
+  let decorated = false;
+  for (const entry of result.tools as JsonObject[]) {
+    const tool = call.definition.toolsByName.get(entry.name as string);
+    if (!tool) continue;
+    for (const decorate of decorators) {
+      const meta = decorate(tool, call);
+      if (!meta) continue;
+      entry._meta = { ...(entry._meta as JsonObject | undefined), ...meta };
+      decorated = true;
+    }
+  }
+  if (!decorated) return listed;
+  if (result.cacheScope !== undefined) result.cacheScope = 'private';
+  return result;
+}
 const listPrompts = (call: Call): Outcome => page(call, 'prompts', 'prompts', call.definition.prompts);
 const listTemplates = (call: Call): Outcome =>
   page(call, 'templates', 'resourceTemplates', call.definition.templates);
@@ -386,8 +352,7 @@ async function listen(call: Call): Promise<Outcome> {
       knownResource(call, uri),
     );
   }
-  const taskIds = await agreedTaskIds(call, requested.taskIds);
-  if (taskIds !== undefined) agreed.taskIds = taskIds;
+  for (const gate of call.settings.extensions.listenGates) await gate(call, requested, agreed);
   return call.listen.open(requested, agreed);
 }
 
@@ -405,5 +370,4 @@ export const METHOD_HANDLERS: Readonly<Record<string, MethodHandler>> = {
   'logging/setLevel': setLevel,
   'completion/complete': complete,
   'subscriptions/listen': listen,
-  ...TASK_METHOD_HANDLERS,
 };

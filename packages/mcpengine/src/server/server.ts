@@ -29,8 +29,10 @@ import {
 } from './features/resources.js';
 import { compileTool, type CompiledTool, type ToolConfig } from './features/tools.js';
 import type { LegacySession } from './legacy-session.js';
+import type { Middleware } from './middleware.js';
 import { ServerSecret } from './secret.js';
-import { taskCapabilities, TaskEngine, type TaskOptions } from './tasks/index.js';
+import type { ServerExtension } from './extension.js';
+import { TaskEngine, tasksExtension, type TaskOptions } from './tasks/index.js';
 
 export interface ServerOptions {
   name: string;
@@ -123,11 +125,13 @@ export class McpServer {
       inputTimeoutMs: options.inputTimeoutMs ?? 300_000,
       report,
       onRootsListChanged: (session) => this.rootsListeners.forEach((listener) => listener(session)),
-      tasks: new TaskEngine(options.tasks, { listeners: () => this.core.broadcaster.listeners, report }),
     };
     if (settings.pageSize < 1 || !Number.isInteger(settings.pageSize))
       throw new TypeError('pageSize must be a positive integer');
     this.core = new ServerCore(this, settings);
+    // Tasks are built in: their capabilities appear when a tool allows them.
+    const tasks = new TaskEngine(options.tasks, { listeners: () => this.core.broadcaster.listeners, report });
+    this.extend(tasksExtension(tasks));
   }
 
   private readonly rootsListeners = new Set<(session: LegacySession) => void>();
@@ -251,10 +255,37 @@ export class McpServer {
       [...this.entries.prompts.values()].some((e) => e.compiled.completers.size > 0) ||
       [...this.entries.templates.values()].some((e) => e.compiled.config.complete !== undefined);
     if (completers || declared.completions) caps.completions = declared.completions ?? {};
-    if ([...this.entries.tools.values()].some((e) => e.compiled.taskSupport !== 'forbidden')) {
-      Object.assign(caps, taskCapabilities(declared));
-    }
-    return caps;
+    const tools = [...this.entries.tools.values()].map((e) => e.compiled);
+    return this.core.extensions.capabilities(caps, { tools, declared });
+  }
+
+  // ── middleware ──────────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Runs `middleware` around every request and notification this server receives (after `initialize`), in
+   * registration order: the first one added is the outermost. See `Middleware` for what it may do.
+   */
+  use(middleware: Middleware): this {
+    if (typeof middleware !== 'function') throw new TypeError('use() needs a middleware function');
+    this.core.use(middleware);
+    return this;
+  }
+
+  // ── extensions ──────────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Installs a protocol extension: its capabilities, methods and gates (see `ServerExtension`). The tasks
+   * extension is installed by every server.
+   */
+  extend(extension: ServerExtension): this {
+    this.core.extend(extension);
+    this.snapshot = undefined;
+    return this;
+  }
+
+  /** The installed extension with this id, if any. */
+  extension(id: string): ServerExtension | undefined {
+    return this.core.extensions.get(id);
   }
 
   // ── notifications ───────────────────────────────────────────────────────────────────────────────────
@@ -297,7 +328,7 @@ export class McpServer {
    */
   async close(options: { drainTimeoutMs?: number } = {}): Promise<void> {
     this.core.close();
-    this.core.settings.tasks?.close();
+    this.core.extensions.close();
     const connections = [...this.connections];
     await Promise.all(connections.map((c) => c.drain(options.drainTimeoutMs ?? 2_000)));
     await Promise.all(connections.map((c) => c.close()));

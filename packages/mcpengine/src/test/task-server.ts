@@ -1,7 +1,8 @@
 /** A server with task-capable tools, for the engine's task tests. */
 import { ProtocolError } from '../protocol/errors.js';
 import type { ElicitationSchema, JsonObject } from '../protocol/types.js';
-import { McpServer, type ServerOptions } from '../server/index.js';
+import { McpServer, TASKS_EXTENSION, type ServerOptions, type TasksExtension } from '../server/index.js';
+import type { TaskEngine } from '../server/tasks/engine.js';
 
 /** Lets a test decide when a `gate` task finishes. */
 export class Gates {
@@ -163,4 +164,9 @@ export function createTaskServer(options: Partial<ServerOptions> = {}): TaskServ
     handler: ({ size }) => 'x'.repeat(size),
   });
   return { server, gates, aborted };
+}
+
+/** The task engine a server runs (through its tasks extension). */
+export function engineOf(server: McpServer): TaskEngine {
+  return (server.extension(TASKS_EXTENSION) as TasksExtension).engine;
 }

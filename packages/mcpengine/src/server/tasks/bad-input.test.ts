@@ -6,7 +6,7 @@ import { tapTransport, WireTap } from '@mcpengine/oracle';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuthInfo } from '../context.js';
 import { assertAllTapsClean, initializeRaw, modernParams, RawPeer } from '../../test/harness.js';
-import { createTaskServer } from '../../test/task-server.js';
+import { createTaskServer, engineOf } from '../../test/task-server.js';
 import { createMemoryTransportPair } from '../../transports/memory/index.js';
 import type { McpServer } from '../server.js';
 
@@ -106,7 +106,7 @@ describe('task ids that do not resolve', () => {
     expect((await modern(peer, 'tasks/get', { taskId: finished })).error.code).toBe(-32602);
     expect((await modern(peer, 'tasks/get', { taskId: running })).error.code).toBe(-32602);
     expect(aborted).toEqual(['sleep']);
-    expect(server.core.settings.tasks!.runningCount).toBe(0);
+    expect(engineOf(server).runningCount).toBe(0);
 
     const old = await RawPeer.open(server);
     await initializeRaw(old, '2025-11-25');

@@ -20,3 +20,4 @@ export {
   type ToolTaskOptions,
 } from './types.js';
 export { taskCapabilities } from './wire.js';
+export { tasksExtension, type TasksExtension } from './extension.js';

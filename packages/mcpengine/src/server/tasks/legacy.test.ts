@@ -1,7 +1,7 @@
 /** 2025-11-25 tasks (the experimental utility) on the wire, every message the server sends schema-checked. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { assertAllTapsClean, initializeRaw, RawPeer } from '../../test/harness.js';
-import { createTaskServer } from '../../test/task-server.js';
+import { createTaskServer, engineOf } from '../../test/task-server.js';
 import type { MemoryTaskStore } from './store.js';
 
 afterEach(() => assertAllTapsClean());
@@ -208,7 +208,7 @@ describe('2025-11-25 tasks: ownership', () => {
     await initializeRaw(peer, '2025-11-25');
     await request(peer, 'tools/call', { name: 'sleep', arguments: { ms: 60_000 }, task: {} });
     await request(peer, 'tools/call', { name: 'must', task: {} });
-    const engine = server.core.settings.tasks!;
+    const engine = engineOf(server);
     expect((engine.store as MemoryTaskStore).size).toBe(2);
     await peer.close();
     await new Promise((r) => setTimeout(r, 20));

@@ -6,7 +6,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { initializeRaw, modernParams, RawPeer } from '../../test/harness.js';
-import { createTaskServer } from '../../test/task-server.js';
+import { createTaskServer, engineOf } from '../../test/task-server.js';
 import type { MemoryTaskStore } from './store.js';
 
 function exposeGc(): () => void {
@@ -45,7 +45,7 @@ describe('abandoned tasks', () => {
       execution: { taskSupport: 'optional' },
       handler: () => 'p'.repeat(1024),
     });
-    const engine = server.core.settings.tasks!;
+    const engine = engineOf(server);
     const store = engine.store as MemoryTaskStore;
     const peer = await RawPeer.open(server, { validate: false });
     // Warm up the code paths so that the baseline includes compiled code, not just an empty heap.
@@ -112,7 +112,7 @@ describe('abandoned tasks', () => {
     const { server } = createTaskServer({
       tasks: { defaultTtlMs: 300, maxTtlMs: 300, maxActivePerOwner: 2_000 },
     });
-    const store = server.core.settings.tasks!.store as MemoryTaskStore;
+    const store = engineOf(server).store as MemoryTaskStore;
     const peer = await RawPeer.open(server, { validate: false });
     await initializeRaw(peer, '2025-11-25', { elicitation: { form: {} } });
     const pending: Promise<any>[] = [];
@@ -125,7 +125,7 @@ describe('abandoned tasks', () => {
     expect(store.size).toBe(2_000);
     await new Promise((r) => setTimeout(r, 600));
     expect(store.size).toBe(0);
-    expect(server.core.settings.tasks!.runningCount).toBe(0);
+    expect(engineOf(server).runningCount).toBe(0);
     await peer.close();
   });
 });

@@ -7,16 +7,14 @@ import { ProtocolError } from '../../protocol/errors.js';
 import type { JsonObject } from '../../protocol/types.js';
 import { capabilitiesFor } from '../definition.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
-import type { Call, MethodHandler, Outcome } from '../methods.js';
+import type { Call, MethodHandler, Outcome } from '../dispatch.js';
 import type { TaskEngine } from './engine.js';
 import { declaresTasksExtension, taskOwner, tasksExtensionRequired } from './tool-call.js';
 import { isTerminal, TASKS_EXTENSION, type TaskRecord } from './types.js';
 import { detailedTask, experimentalTask, taskPayload } from './wire.js';
 
-function engineOf(call: Call): TaskEngine {
-  const engine = call.settings.tasks;
-  if (!engine || !call.revision.tasks) throw ProtocolError.methodNotFound(call.method);
-  return engine;
+function requireTasks(call: Call): void {
+  if (!call.revision.tasks) throw ProtocolError.methodNotFound(call.method);
 }
 
 /** Extension: every task method needs the client to declare the extension on the request (-32021). */
@@ -26,10 +24,10 @@ function requireExtension(call: Call): void {
   }
 }
 
-async function findTask(call: Call): Promise<{ engine: TaskEngine; task: TaskRecord }> {
-  const engine = engineOf(call);
+async function findTask(engine: TaskEngine, call: Call): Promise<TaskRecord> {
+  requireTasks(call);
   requireExtension(call);
-  return { engine, task: await engine.find(call.params.taskId, taskOwner(call)) };
+  return engine.find(call.params.taskId, taskOwner(call));
 }
 
 function wireTask(task: TaskRecord): JsonObject {
@@ -38,15 +36,13 @@ function wireTask(task: TaskRecord): JsonObject {
     : detailedTask(task)) as unknown as JsonObject;
 }
 
-async function getTask(call: Call): Promise<Outcome> {
-  const { task } = await findTask(call);
-  return wireTask(task);
+async function getTask(engine: TaskEngine, call: Call): Promise<Outcome> {
+  return wireTask(await findTask(engine, call));
 }
 
 /** 2025-11-25: blocks until the task ends, carrying its server→client requests meanwhile. */
-async function taskResult(call: Call): Promise<Outcome> {
-  const { engine, task: found } = await findTask(call);
-  let task = found;
+async function taskResult(engine: TaskEngine, call: Call): Promise<Outcome> {
+  let task = await findTask(engine, call);
   if (!isTerminal(task.status)) {
     const live = engine.liveTask(task.taskId);
     const detach = call.legacy && live?.channel ? live.channel.attach(call.legacy.outbox) : undefined;
@@ -65,8 +61,8 @@ async function taskResult(call: Call): Promise<Outcome> {
 }
 
 /** 2025-11-25: the caller's tasks, oldest first, with signed cursors. */
-async function listTasks(call: Call): Promise<Outcome> {
-  const engine = engineOf(call);
+async function listTasks(engine: TaskEngine, call: Call): Promise<Outcome> {
+  requireTasks(call);
   const secret = call.settings.secret;
   const after = decodeCursor(secret, 'tasks', call.params.cursor);
   const page = await engine.store.list(taskOwner(call), after, call.settings.pageSize);
@@ -82,8 +78,8 @@ async function listTasks(call: Call): Promise<Outcome> {
  * 2025-11-25: a finished task cannot be cancelled (-32602); the answer is the cancelled task. Extension: an empty
  * acknowledgement, also for a finished task (idempotent).
  */
-async function cancelTask(call: Call): Promise<Outcome> {
-  const { engine, task } = await findTask(call);
+async function cancelTask(engine: TaskEngine, call: Call): Promise<Outcome> {
+  const task = await findTask(engine, call);
   if (task.dialect === 'experimental') {
     if (isTerminal(task.status)) {
       throw ProtocolError.invalidParams(`Cannot cancel task: already in terminal status '${task.status}'`);
@@ -96,8 +92,8 @@ async function cancelTask(call: Call): Promise<Outcome> {
 }
 
 /** Extension: answers to a task's input requests; an empty acknowledgement. */
-async function updateTask(call: Call): Promise<Outcome> {
-  const { engine, task } = await findTask(call);
+async function updateTask(engine: TaskEngine, call: Call): Promise<Outcome> {
+  const task = await findTask(engine, call);
   const responses = call.params.inputResponses;
   if (typeof responses !== 'object' || responses === null || Array.isArray(responses)) {
     throw ProtocolError.invalidParams('Invalid params: "inputResponses" must be an object');
@@ -106,20 +102,27 @@ async function updateTask(call: Call): Promise<Outcome> {
   return {};
 }
 
-export const TASK_METHOD_HANDLERS: Readonly<Record<string, MethodHandler>> = {
-  'tasks/get': getTask,
-  'tasks/result': taskResult,
-  'tasks/list': listTasks,
-  'tasks/cancel': cancelTask,
-  'tasks/update': updateTask,
-};
+/** The `tasks/*` handlers of one engine. */
+export function taskMethodHandlers(engine: TaskEngine): Readonly<Record<string, MethodHandler>> {
+  return {
+    'tasks/get': (call) => getTask(engine, call),
+    'tasks/result': (call) => taskResult(engine, call),
+    'tasks/list': (call) => listTasks(engine, call),
+    'tasks/cancel': (call) => cancelTask(engine, call),
+    'tasks/update': (call) => updateTask(engine, call),
+  };
+}
 
 /**
  * `subscriptions/listen` with `taskIds`: the ids the server agrees to report on (the caller's own, known tasks).
  * Undefined when the server offers no tasks (the type is then omitted from the acknowledgement); -32021 when
  * the client did not declare the extension.
  */
-export async function agreedTaskIds(call: Call, requested: unknown): Promise<string[] | undefined> {
+export async function agreedTaskIds(
+  call: Call,
+  requested: unknown,
+  engine: TaskEngine,
+): Promise<string[] | undefined> {
   if (requested === undefined) return undefined;
   if (
     !Array.isArray(requested) ||
@@ -130,9 +133,7 @@ export async function agreedTaskIds(call: Call, requested: unknown): Promise<str
       'Invalid params: "notifications.taskIds" must be an array of at most 1000 strings',
     );
   }
-  const engine = call.settings.tasks;
-  if (!engine || !capabilitiesFor(call.definition, call.revision).extensions?.[TASKS_EXTENSION])
-    return undefined;
+  if (!capabilitiesFor(call.definition, call.revision).extensions?.[TASKS_EXTENSION]) return undefined;
   requireExtension(call);
   const owner = taskOwner(call);
   const agreed: string[] = [];

@@ -6,6 +6,7 @@
  * |---|---|---|---|---|
  * | 2025-11-25 | sent `task` | -32601 | task | task |
  * | 2025-11-25 | no `task` | sync | sync | -32601 |
+ * | 2025-11-25, server without `tasks.requests.tools.call` | any | sync | – | – |
  * | extension | declared `io.modelcontextprotocol/tasks` | sync | task | task |
  * | extension | did not | sync | sync | -32021 |
  *
@@ -21,7 +22,7 @@ import {
   validateToolArguments,
   type CompiledTool,
 } from '../features/tools.js';
-import type { Call } from '../methods.js';
+import type { Call } from '../dispatch.js';
 import { principalOf } from '../principal.js';
 import type { LiveTask, NewTask, TaskEngine, TaskOutcome } from './engine.js';
 import { TaskLimitError } from './store.js';
@@ -51,9 +52,12 @@ export function taskOwner(call: Call): string {
 /** Whether this call runs as a task; throws the spec's error when the tool and the request disagree. */
 export function runsAsTask(tool: CompiledTool, call: Call): boolean {
   const dialect = call.revision.tasks;
-  if (!dialect || !call.settings.tasks) return false;
+  if (!dialect) return false;
   const support = tool.taskSupport;
   if (dialect === 'experimental') {
+    // "Receivers that do not declare the task capability for a request type MUST process requests of that type
+    // normally, ignoring any task-augmentation metadata" (2025-11-25 tasks).
+    if (!declaresToolCallTasks(call)) return false;
     const requested = call.params.task;
     if (requested === undefined) {
       if (support === 'required') {
@@ -87,6 +91,13 @@ export function runsAsTask(tool: CompiledTool, call: Call): boolean {
   if (declaresTasksExtension(call.ctx.client.capabilities)) return true;
   if (support === 'required') throw tasksExtensionRequired();
   return false;
+}
+
+/** The server declared `tasks.requests.tools.call` (2025-11-25), which is what makes `task` params meaningful. */
+function declaresToolCallTasks(call: Call): boolean {
+  const requests = call.definition.capabilities.tasks?.requests as JsonObject | undefined;
+  const tools = requests?.tools as JsonObject | undefined;
+  return typeof tools === 'object' && tools !== null && tools.call !== undefined;
 }
 
 function isInputRequired(value: unknown): value is JsonObject {

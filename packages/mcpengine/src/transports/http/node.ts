@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { McpServer } from '../../server/server.js';
+import { closedSignal, type Serving } from '../../server/serving.js';
 import { jsonReplyOf } from './node-reply.js';
 import { NodeRequest, nodeRequestUrl, rawHost } from './node-request.js';
 import { answerOf, createMcpHttpHandler, type McpHttpHandler } from './server-handler.js';
@@ -204,7 +205,7 @@ export interface ServeHttpOptions extends McpHttpHandlerOptions {
   maxConnections?: number;
 }
 
-export interface HttpServing {
+export interface HttpServing extends Serving {
   /** The Streamable HTTP endpoint, e.g. `http://127.0.0.1:3000/mcp`. */
   readonly url: string;
   /** The HTTP+SSE endpoint, when `legacySse` is on. */
@@ -212,7 +213,10 @@ export interface HttpServing {
   readonly port: number;
   readonly server: Server;
   readonly handler: McpHttpHandler;
-  /** Ends sessions and streams (after in-flight requests, up to `drainTimeoutMs`), then stops listening. */
+  /**
+   * Ends sessions and streams (after in-flight requests, up to `drainTimeoutMs`), stops listening, and closes
+   * the server.
+   */
   close(options?: { drainTimeoutMs?: number }): Promise<void>;
 }
 
@@ -252,6 +256,21 @@ export async function serveHttp(mcp: McpServer, options: ServeHttpOptions = {}):
   // Attached in the same turn as 'listening': no request can arrive before it.
   server.on('request', toNodeHandler(handler));
 
+  const { closed, settle } = closedSignal();
+  let closing: Promise<void> | undefined;
+  const close = (closeOptions: { drainTimeoutMs?: number } = {}): Promise<void> =>
+    (closing ??= (async () => {
+      try {
+        await handler.close(closeOptions);
+        await mcp.close(closeOptions);
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections();
+        await stopped;
+      } finally {
+        settle();
+      }
+    })());
+
   const base = `http://${urlHost(host)}:${port}`;
   const sse =
     options.legacySse === true
@@ -265,12 +284,8 @@ export async function serveHttp(mcp: McpServer, options: ServeHttpOptions = {}):
     port,
     server,
     handler,
-    async close(closeOptions = {}) {
-      await handler.close(closeOptions);
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
-    },
+    closed,
+    close,
   };
 }
 

@@ -5,4 +5,4 @@ export type { StdioServerTransportOptions } from './server-transport.js';
 export { StdioClientTransport, StdioProcessExitError } from './client-transport.js';
 export type { ProcessExitStatus, StdioClientTransportOptions } from './client-transport.js';
 export { DEFAULT_INHERITED_ENV_VARS } from './environment.js';
-export { serveStdio, type ServeStdioOptions } from './serve.js';
+export { serveStdio, type ServeStdioOptions, type StdioServing } from './serve.js';

@@ -1,12 +1,13 @@
 /**
  * `serveStdio`: run an McpServer as a stdio process, the way MCP clients launch servers.
  *
- * stdout carries protocol messages only. When stdin ends (the client's shutdown signal) or SIGTERM/SIGINT
- * arrives, requests already received are given a short grace period to answer, subscriptions are ended
- * gracefully, and the process exits.
+ * stdout carries protocol messages only. When stdin ends (the client's shutdown signal) or the handle is
+ * closed, requests already received get a short grace period to answer, subscriptions end gracefully, and the
+ * server closes. Exiting the process is bin code's decision: `exitWhenClosed(await serveStdio(server))`.
  */
 import type { Readable, Writable } from 'node:stream';
 import type { AuthInfo, McpServer, ServerConnection } from '../../server/index.js';
+import { closedSignal, type Serving } from '../../server/serving.js';
 import { StdioServerTransport } from './server-transport.js';
 
 export interface ServeStdioOptions {
@@ -16,44 +17,34 @@ export interface ServeStdioOptions {
   maxMessageBytes?: number;
   /** Identity for every request (stdio servers take credentials from their environment). */
   auth?: AuthInfo;
-  /** Exit the process when the connection ends. Default true when serving process.stdin. */
-  exitOnClose?: boolean;
-  /** Handle SIGTERM and SIGINT with a graceful shutdown. Default true when serving process.stdin. */
-  handleSignals?: boolean;
-  /** How long shutdown waits for in-flight requests. Default 2 s. */
+  /** How long closing waits for in-flight requests when stdin ends. Default 2 s. */
   drainTimeoutMs?: number;
 }
 
-export async function serveStdio(
-  server: McpServer,
-  options: ServeStdioOptions = {},
-): Promise<ServerConnection> {
-  const ownsProcess = options.input === undefined;
+export interface StdioServing extends Serving {
+  /** The one connection over stdin/stdout. */
+  readonly connection: ServerConnection;
+}
+
+export async function serveStdio(server: McpServer, options: ServeStdioOptions = {}): Promise<StdioServing> {
   const transportOptions: ConstructorParameters<typeof StdioServerTransport>[0] = {};
   if (options.input) transportOptions.input = options.input;
   if (options.output) transportOptions.output = options.output;
   if (options.maxMessageBytes !== undefined) transportOptions.maxMessageBytes = options.maxMessageBytes;
   const transport = new StdioServerTransport(transportOptions);
-  const drainTimeoutMs = options.drainTimeoutMs ?? 2_000;
+  const { closed, settle } = closedSignal();
 
-  let stopping = false;
-  const stop = async (exitCode: number) => {
-    if (stopping) return;
-    stopping = true;
-    // A hard deadline: a handler that never settles must not keep the process alive.
-    const deadline = setTimeout(() => process.exit(exitCode), drainTimeoutMs + 1_000);
-    deadline.unref();
-    await server.close({ drainTimeoutMs });
-    if (options.exitOnClose ?? ownsProcess) process.exit(exitCode);
-  };
-  // Installed before connecting, so that a signal arriving during start-up also shuts down gracefully.
-  if (options.handleSignals ?? ownsProcess) {
-    process.once('SIGTERM', () => void stop(0));
-    process.once('SIGINT', () => void stop(0));
-  }
+  let closing: Promise<void> | undefined;
+  const close = (closeOptions: { drainTimeoutMs?: number } = {}): Promise<void> =>
+    (closing ??= server
+      .close({ drainTimeoutMs: closeOptions.drainTimeoutMs ?? options.drainTimeoutMs ?? 2_000 })
+      .then(settle, (error: unknown) => {
+        settle();
+        throw error;
+      }));
 
   const connection = await server.connect(transport, options.auth ? { auth: options.auth } : {});
-  // stdin ended: the connection answers what it already received, then closes.
-  void connection.closed.then(() => stop(0));
-  return connection;
+  // stdin ended: the connection answers what it already received, then the server closes.
+  void connection.closed.then(() => close().catch(() => undefined));
+  return { connection, closed, close };
 }
