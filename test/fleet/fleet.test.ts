@@ -1,0 +1,87 @@
+/**
+ * The fleet in `npm test`: every generated or curated server under servers/ (found by its fleet.json) passes
+ * `mcpengine validate` on every revision and its declarative tests, replayed from cassettes (no mock, no
+ * network: the API base URL of validation points at a closed loopback port). Needs `npm run build`.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const CLI = join(ROOT, 'packages/cli/dist/main.js');
+
+interface FleetManifest {
+  name: string;
+  origin: 'generated' | 'curated' | 'handwritten';
+  stdio: string;
+  env?: Record<string, string>;
+  mock?: { prism: string; baseUrlEnv: string };
+  tests: string;
+  serverJson: string;
+}
+
+const fleet = readdirSync(join(ROOT, 'servers'))
+  .filter((name) => existsSync(join(ROOT, 'servers', name, 'fleet.json')))
+  .map((name) => ({
+    dir: join(ROOT, 'servers', name),
+    manifest: JSON.parse(readFileSync(join(ROOT, 'servers', name, 'fleet.json'), 'utf8')) as FleetManifest,
+  }))
+  .filter(({ manifest }) => manifest.origin !== 'handwritten');
+
+function closedPort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address ? done(address.port) : fail(new Error('no port')),
+      );
+    });
+  });
+}
+
+function run(args: string[], cwd: string): Promise<{ status: number | null; output: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (status) => done({ status, output }));
+  });
+}
+
+describe('the fleet', () => {
+  it('has servers', () => {
+    expect(fleet.map(({ manifest }) => manifest.name)).toContain('google-search-console');
+  });
+
+  for (const { dir, manifest } of fleet) {
+    describe(manifest.name, () => {
+      it('names its folder and ships a Registry server.json', () => {
+        expect(dir.endsWith(`/${manifest.name}`)).toBe(true);
+        const serverJson = JSON.parse(readFileSync(join(dir, manifest.serverJson), 'utf8'));
+        expect(serverJson.$schema).toMatch(/server\.schema\.json$/);
+        expect(serverJson.packages[0].transport.type).toBe('stdio');
+      });
+
+      it('passes mcpengine validate on every revision (no MUST failure)', async () => {
+        const env = { ...manifest.env };
+        if (manifest.mock !== undefined)
+          env[manifest.mock.baseUrlEnv] = `http://127.0.0.1:${await closedPort()}`;
+        const envArgs = Object.entries(env).flatMap(([key, value]) => ['--env', `${key}=${value}`]);
+        const outcome = await run(['validate', '--stdio', manifest.stdio, '--cwd', dir, ...envArgs], dir);
+        expect(outcome.output).toContain('PASS: every applicable MUST passed');
+        expect(outcome.status).toBe(0);
+      }, 300_000);
+
+      it('passes its declarative tests, replayed from cassettes', async () => {
+        const outcome = await run(['test', manifest.tests], dir);
+        expect(outcome.output).toMatch(/Tests: \d+ passed, 0 failed/);
+        expect(outcome.output).not.toContain(': record');
+        expect(outcome.status).toBe(0);
+      }, 300_000);
+    });
+  }
+});
