@@ -2,8 +2,9 @@
 /**
  * Re-records the cassettes of fleet servers: `npm run fleet:record -- <server>...` (default: every server with
  * a `mock` in its fleet.json). For each server it starts
- *   - Prism on 127.0.0.1:4010, mocking the server's own vendor description (static examples, request validation);
- *   - an error upstream on 127.0.0.1:4011 for edge-case tests: a path containing "forbidden" answers 403 with a
+ *   - Prism on 127.0.0.1:47010 (or fleet.json's mock.port), mocking the server's vendor description (static
+ *     examples, request validation), and one more Prism per entry of fleet.json's `extraMocks` (its port);
+ *   - an error upstream on 127.0.0.1:47011 for edge-case tests: a path containing "forbidden" answers 403 with a
  *     Google-style error body, "rate-limited" answers 429 with `Retry-After: 120`, anything else 500;
  * deletes the server's cassettes, runs `mcpengine test` on its test folder (mode auto records the missing
  * cassettes), and stops both. Tests in `npm test` only replay: no Prism, no network.
@@ -50,13 +51,13 @@ function errorUpstream() {
       res.end(JSON.stringify({ error: { code: 500, message: 'Backend error.', status: 'INTERNAL' } }));
     }
   });
-  return new Promise((done) => server.listen(4011, '127.0.0.1', () => done(server)));
+  return new Promise((done) => server.listen(47011, '127.0.0.1', () => done(server)));
 }
 
-function startPrism(description, cwd) {
+function startPrism(description, cwd, port) {
   const prism = spawn(
     process.execPath,
-    [PRISM, 'mock', description, '--port', '4010', '--host', '127.0.0.1'],
+    [PRISM, 'mock', description, '--port', String(port), '--host', '127.0.0.1'],
     {
       cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -64,7 +65,10 @@ function startPrism(description, cwd) {
   );
   let output = '';
   return new Promise((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`Prism did not start: ${output}`)), 180_000);
+    const timer = setTimeout(() => {
+      prism.kill('SIGTERM');
+      fail(new Error(`Prism did not start: ${output.slice(-2000)}`));
+    }, 180_000);
     const watch = (chunk) => {
       output += chunk.toString();
       if (output.includes('Prism is listening')) {
@@ -74,7 +78,10 @@ function startPrism(description, cwd) {
     };
     prism.stdout.on('data', watch);
     prism.stderr.on('data', watch);
-    prism.once('exit', () => fail(new Error(`Prism exited: ${output}`)));
+    prism.once('exit', () => {
+      clearTimeout(timer);
+      fail(new Error(`Prism exited: ${output.slice(-2000)}`));
+    });
   });
 }
 
@@ -84,14 +91,17 @@ try {
   for (const { name, dir, manifest } of servers) {
     console.log(`${name}: recording against Prism (${manifest.mock.prism}) and the error upstream`);
     rmSync(join(dir, manifest.tests, 'cassettes'), { recursive: true, force: true });
-    const prism = await startPrism(manifest.mock.prism, dir);
+    // A server over several vendor descriptions (Twilio's products) has one Prism per description.
+    const mocks = [{ ...manifest.mock, port: manifest.mock.port ?? 47010 }, ...(manifest.extraMocks ?? [])];
+    const prisms = [];
     try {
+      for (const mock of mocks) prisms.push(await startPrism(mock.prism, dir, mock.port));
       // Asynchronous: the error upstream answers from this process while the tests run.
       const run = spawn(process.execPath, [CLI, 'test', manifest.tests], { cwd: dir, stdio: 'inherit' });
       const status = await new Promise((done) => run.once('exit', done));
       if (status !== 0) failed = true;
     } finally {
-      prism.kill('SIGTERM');
+      for (const prism of prisms) prism.kill('SIGTERM');
     }
   }
 } finally {

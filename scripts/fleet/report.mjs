@@ -97,7 +97,8 @@ const percent = (part, whole) => (whole === 0 ? '—' : `${Math.round((part / wh
 
 async function measure({ dir, manifest }) {
   const env = { ...manifest.env };
-  if (manifest.mock !== undefined) env[manifest.mock.baseUrlEnv] = `http://127.0.0.1:${await closedPort()}`;
+  for (const mock of [manifest.mock, ...(manifest.extraMocks ?? [])])
+    if (mock !== undefined) env[mock.baseUrlEnv] = `http://127.0.0.1:${await closedPort()}`;
   const tools = await listTools(dir, manifest, env);
   const listText = JSON.stringify({ tools });
   const work = mkdtempSync(join(tmpdir(), 'fleet-report-'));

@@ -19,6 +19,8 @@ interface FleetManifest {
   stdio: string;
   env?: Record<string, string>;
   mock?: { prism: string; baseUrlEnv: string };
+  /** Servers over several descriptions: one more mock each (not in the shared manifest convention). */
+  extraMocks?: { prism: string; baseUrlEnv: string; port: number }[];
   tests: string;
   serverJson: string;
 }
@@ -68,8 +70,8 @@ describe('the fleet', () => {
 
       it('passes mcpengine validate on every revision (no MUST failure)', async () => {
         const env = { ...manifest.env };
-        if (manifest.mock !== undefined)
-          env[manifest.mock.baseUrlEnv] = `http://127.0.0.1:${await closedPort()}`;
+        for (const mock of [manifest.mock, ...(manifest.extraMocks ?? [])])
+          if (mock !== undefined) env[mock.baseUrlEnv] = `http://127.0.0.1:${await closedPort()}`;
         const envArgs = Object.entries(env).flatMap(([key, value]) => ['--env', `${key}=${value}`]);
         const outcome = await run(['validate', '--stdio', manifest.stdio, '--cwd', dir, ...envArgs], dir);
         expect(outcome.output).toContain('PASS: every applicable MUST passed');
