@@ -17,6 +17,7 @@ interface FleetManifest {
   name: string;
   origin: 'generated' | 'curated' | 'handwritten';
   stdio: string;
+  http?: string;
   env?: Record<string, string>;
   mock?: { prism: string; baseUrlEnv: string };
   /** Servers over several descriptions: one more mock each (not in the shared manifest convention). */
@@ -54,6 +55,34 @@ function run(args: string[], cwd: string): Promise<{ status: number | null; outp
   });
 }
 
+/** The API base URLs of a manifest pointed at a closed port, so validation never reaches an API. */
+async function offlineEnv(manifest: FleetManifest): Promise<Record<string, string>> {
+  const env = { ...manifest.env };
+  for (const mock of [manifest.mock, ...(manifest.extraMocks ?? [])])
+    if (mock !== undefined) env[mock.baseUrlEnv] = `http://127.0.0.1:${await closedPort()}`;
+  return env;
+}
+
+/** Starts the manifest's HTTP command on a free port; resolves once it prints its URL on stderr. */
+async function startHttp(dir: string, manifest: FleetManifest, env: Record<string, string>) {
+  const port = await closedPort();
+  const [program, ...args] = manifest.http!.replace('{port}', String(port)).split(/\s+/);
+  const child = spawn(program === 'node' ? process.execPath : program!, args, {
+    cwd: dir,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let output = '';
+  await new Promise<void>((done, fail) => {
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes(`127.0.0.1:${port}`)) done();
+    });
+    child.once('exit', (code) => fail(new Error(`the HTTP server exited (${code}): ${output}`)));
+  });
+  return { url: `http://127.0.0.1:${port}/mcp`, stop: () => child.kill('SIGTERM') };
+}
+
 describe('the fleet', () => {
   it('has servers', () => {
     expect(fleet.map(({ manifest }) => manifest.name)).toContain('google-search-console');
@@ -69,14 +98,27 @@ describe('the fleet', () => {
       });
 
       it('passes mcpengine validate on every revision (no MUST failure)', async () => {
-        const env = { ...manifest.env };
-        for (const mock of [manifest.mock, ...(manifest.extraMocks ?? [])])
-          if (mock !== undefined) env[mock.baseUrlEnv] = `http://127.0.0.1:${await closedPort()}`;
+        const env = await offlineEnv(manifest);
         const envArgs = Object.entries(env).flatMap(([key, value]) => ['--env', `${key}=${value}`]);
         const outcome = await run(['validate', '--stdio', manifest.stdio, '--cwd', dir, ...envArgs], dir);
         expect(outcome.output).toContain('PASS: every applicable MUST passed');
         expect(outcome.status).toBe(0);
       }, 300_000);
+
+      it.runIf(manifest.http !== undefined)(
+        'passes mcpengine validate over Streamable HTTP (no MUST failure)',
+        async () => {
+          const server = await startHttp(dir, manifest, await offlineEnv(manifest));
+          try {
+            const outcome = await run(['validate', '--url', server.url], dir);
+            expect(outcome.output).toContain('PASS: every applicable MUST passed');
+            expect(outcome.status).toBe(0);
+          } finally {
+            server.stop();
+          }
+        },
+        300_000,
+      );
 
       it('passes its declarative tests, replayed from cassettes', async () => {
         const outcome = await run(['test', manifest.tests], dir);
