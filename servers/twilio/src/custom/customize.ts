@@ -78,6 +78,8 @@ interface Curation {
   readonly description: string;
   readonly annotations: OperationTool['annotations'];
   readonly argumentDescriptions?: Readonly<Record<string, string>>;
+  /** The arguments a model needs; the rest (rarely used, each a few hundred tokens) are left out. */
+  readonly keep?: readonly string[];
 }
 
 const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
@@ -94,6 +96,19 @@ const CURATED: Readonly<Record<string, Curation>> = {
       'WhatsApp: prefix both numbers with "whatsapp:".',
     annotations: SENDS,
     argumentDescriptions: { To: E164, From: `The sender: ${E164} one of the account's numbers.` },
+    keep: [
+      'To',
+      'From',
+      'MessagingServiceSid',
+      'Body',
+      'MediaUrl',
+      'ContentSid',
+      'ContentVariables',
+      'StatusCallback',
+      'ScheduleType',
+      'SendAt',
+      'ValidityPeriod',
+    ],
   },
   ListMessage: {
     name: 'list_messages',
@@ -132,6 +147,18 @@ const CURATED: Readonly<Record<string, Curation>> = {
       'money: only when the user asked for this call.',
     annotations: SENDS,
     argumentDescriptions: { To: E164, From: `The caller ID: ${E164} one of the account's numbers.` },
+    keep: [
+      'To',
+      'From',
+      'Twiml',
+      'Url',
+      'Method',
+      'StatusCallback',
+      'Timeout',
+      'Record',
+      'SendDigits',
+      'MachineDetection',
+    ],
   },
   ListCall: {
     name: 'list_calls',
@@ -174,6 +201,7 @@ const CURATED: Readonly<Record<string, Curation>> = {
       'data packages (e.g. "line_type_intelligence", "caller_name"); leave it out unless the user wants them.',
     annotations: READ,
     argumentDescriptions: { PhoneNumber: 'The number to look up, E.164 or national with CountryCode.' },
+    keep: ['PhoneNumber', 'Fields', 'CountryCode'],
   },
   CreateVerification: {
     name: 'start_verification',
@@ -184,6 +212,7 @@ const CURATED: Readonly<Record<string, Curation>> = {
       'that recipient. Check the code with check_verification.',
     annotations: SENDS,
     argumentDescriptions: { ServiceSid: 'The Verify service SID, VA….' },
+    keep: ['ServiceSid', 'To', 'Channel', 'Locale', 'CustomFriendlyName'],
   },
   CreateVerificationCheck: {
     name: 'check_verification',
@@ -237,15 +266,23 @@ function curate(generated: OperationTool): OperationTool | undefined {
     discoverable.push(tool);
     return undefined;
   }
-  const properties = { ...(tool.inputSchema['properties'] as Record<string, Record<string, unknown>>) };
+  const schema = tool.inputSchema as {
+    properties?: Record<string, Record<string, unknown>>;
+    required?: string[];
+  };
+  const keep = curation.keep === undefined ? undefined : new Set(curation.keep);
+  const properties = Object.fromEntries(
+    Object.entries(schema.properties ?? {}).filter(([arg]) => keep === undefined || keep.has(arg)),
+  );
   for (const [arg, description] of Object.entries(curation.argumentDescriptions ?? {}))
     if (properties[arg] !== undefined) properties[arg] = { ...properties[arg], description };
+  const required = (schema.required ?? []).filter((arg) => properties[arg] !== undefined);
   return {
     ...tool,
     name: curation.name,
     title: curation.title,
     description: curation.description,
-    inputSchema: { ...tool.inputSchema, properties } as OperationTool['inputSchema'],
+    inputSchema: { ...tool.inputSchema, properties, required } as OperationTool['inputSchema'],
     annotations: { title: curation.title, ...curation.annotations },
   };
 }
