@@ -120,6 +120,24 @@ describe('the fleet', () => {
         300_000,
       );
 
+      it('passes the robustness tests generated from its schemas (--generate)', async () => {
+        const env = await offlineEnv(manifest);
+        const outcome = await new Promise<{ status: number | null; output: string }>((done) => {
+          const child = spawn(process.execPath, [CLI, 'test', '--generate', '--stdio', manifest.stdio], {
+            cwd: dir,
+            // --generate has no --env: the server inherits the runner's environment.
+            env: { ...process.env, ...env },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          });
+          let output = '';
+          child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+          child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+          child.once('exit', (status) => done({ status, output }));
+        });
+        expect(outcome.output).toMatch(/Tests: \d+ passed, 0 failed/);
+        expect(outcome.status).toBe(0);
+      }, 300_000);
+
       it('passes its declarative tests, replayed from cassettes', async () => {
         const outcome = await run(['test', manifest.tests], dir);
         expect(outcome.output).toMatch(/Tests: \d+ passed, 0 failed/);
