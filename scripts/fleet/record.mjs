@@ -1,0 +1,110 @@
+#!/usr/bin/env node
+/**
+ * Re-records the cassettes of fleet servers: `npm run fleet:record -- <server>...` (default: every server with
+ * a `mock` in its fleet.json). For each server it starts
+ *   - Prism on 127.0.0.1:47010 (or fleet.json's mock.port), mocking the server's vendor description (static
+ *     examples, request validation), and one more Prism per entry of fleet.json's `extraMocks` (its port);
+ *   - an error upstream on 127.0.0.1:47011 for edge-case tests: a path containing "forbidden" answers 403 with a
+ *     Google-style error body, "rate-limited" answers 429 with `Retry-After: 120`, anything else 500;
+ * deletes the server's cassettes, runs `mcpengine test` on its test folder (mode auto records the missing
+ * cassettes), and stops both. Tests in `npm test` only replay: no Prism, no network.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const PRISM = join(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js');
+const CLI = join(ROOT, 'packages/cli/dist/main.js');
+
+const wanted = process.argv.slice(2);
+const servers = readdirSync(join(ROOT, 'servers'))
+  .filter((name) => existsSync(join(ROOT, 'servers', name, 'fleet.json')))
+  .map((name) => ({ name, dir: join(ROOT, 'servers', name) }))
+  .map((s) => ({ ...s, manifest: JSON.parse(readFileSync(join(s.dir, 'fleet.json'), 'utf8')) }))
+  .filter((s) => s.manifest.mock !== undefined && (wanted.length === 0 || wanted.includes(s.name)));
+
+function errorUpstream() {
+  const server = createServer((req, res) => {
+    req.resume();
+    const url = req.url ?? '/';
+    if (url.includes('forbidden')) {
+      res.writeHead(403, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          error: {
+            code: 403,
+            message: 'User does not have sufficient permission for site.',
+            status: 'PERMISSION_DENIED',
+          },
+        }),
+      );
+    } else if (url.includes('rate-limited')) {
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '120' });
+      res.end(
+        JSON.stringify({ error: { code: 429, message: 'Quota exceeded.', status: 'RESOURCE_EXHAUSTED' } }),
+      );
+    } else {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { code: 500, message: 'Backend error.', status: 'INTERNAL' } }));
+    }
+  });
+  return new Promise((done) => server.listen(47011, '127.0.0.1', () => done(server)));
+}
+
+function startPrism(description, cwd, port) {
+  const prism = spawn(
+    process.execPath,
+    [PRISM, 'mock', description, '--port', String(port), '--host', '127.0.0.1'],
+    {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  return new Promise((done, fail) => {
+    const timer = setTimeout(() => {
+      prism.kill('SIGTERM');
+      fail(new Error(`Prism did not start: ${output.slice(-2000)}`));
+    }, 180_000);
+    const watch = (chunk) => {
+      output += chunk.toString();
+      if (output.includes('Prism is listening')) {
+        clearTimeout(timer);
+        done(prism);
+      }
+    };
+    prism.stdout.on('data', watch);
+    prism.stderr.on('data', watch);
+    prism.once('exit', () => {
+      clearTimeout(timer);
+      fail(new Error(`Prism exited: ${output.slice(-2000)}`));
+    });
+  });
+}
+
+let failed = false;
+const upstream = await errorUpstream();
+try {
+  for (const { name, dir, manifest } of servers) {
+    console.log(`${name}: recording against Prism (${manifest.mock.prism}) and the error upstream`);
+    rmSync(join(dir, manifest.tests, 'cassettes'), { recursive: true, force: true });
+    // A server over several vendor descriptions (Twilio's products) has one Prism per description.
+    const mocks = [{ ...manifest.mock, port: manifest.mock.port ?? 47010 }, ...(manifest.extraMocks ?? [])];
+    const prisms = [];
+    try {
+      for (const mock of mocks) prisms.push(await startPrism(mock.prism, dir, mock.port));
+      // Asynchronous: the error upstream answers from this process while the tests run.
+      const run = spawn(process.execPath, [CLI, 'test', manifest.tests], { cwd: dir, stdio: 'inherit' });
+      const status = await new Promise((done) => run.once('exit', done));
+      if (status !== 0) failed = true;
+    } finally {
+      for (const prism of prisms) prism.kill('SIGTERM');
+    }
+  }
+} finally {
+  upstream.close();
+}
+process.exit(failed ? 1 : 0);

