@@ -109,7 +109,7 @@ async function add(request: AddRequest, io: InstallerIo): Promise<number> {
   for (const note of notes) io.stdout(`  note: ${note}\n`);
   if (!request.verify) return 0;
   const entry = request.dryRun
-    ? entryIn(target, plan.after, request.name)
+    ? await entryIn(target, plan.after, request.name)
     : await writtenEntry(target, request.name);
   // The engine's client is loaded only to verify.
   const { verifyEntry } = await import('./verify/verify.js');

@@ -3,7 +3,7 @@
  * `npm run build` first), Streamable HTTP and HTTP+SSE, through each client's entry as written, with every
  * message the installer's client sends checked against the official schema of the negotiated revision.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,6 +85,19 @@ describe('--verify', () => {
       expect(run.tap.revision).toBeDefined();
     },
   );
+
+  it('with --dry-run verifies the entry it would write, and writes nothing', async () => {
+    const run = await add({
+      client: 'cursor',
+      dryRun: true,
+      source: { kind: 'command', argv: ['node', EVERYTHING] },
+    });
+    expect(run.err).toBe('');
+    expect(run.out).toContain('(dry run: nothing written');
+    expect(run.out).toMatch(/Verified: mcpengine-everything 0\.1\.0 answered over stdio/);
+    expect(run.code).toBe(0);
+    expect(existsSync(join(run.home, '.cursor'))).toBe(false);
+  });
 
   it('passes the entry environment, resolving references the way the client does', async () => {
     // Codex forwards API_KEY by name (env_vars); the server starts only if the variable reaches it.
