@@ -94,6 +94,15 @@ describe('mcpengine test', () => {
     expect(out).toMatch(/✗ connect .*cannot start no-such-server-binary/s);
   });
 
+  it('--generate: exit 2 with one line when the server exits at startup', async () => {
+    const dir = workspace({});
+    const { code, err } = await cli(['--generate', '--stdio', `${process.execPath} -e process.exit(3)`], dir);
+    expect(code).toBe(2);
+    expect(err).toBe(
+      'mcpengine test: cannot connect to the server: Cannot send initialize: the server exited with code 3\n',
+    );
+  });
+
   it('exit 2 for usage errors', async () => {
     const dir = workspace({});
     expect((await cli([], dir)).err).toMatch(/no test files/);

@@ -216,21 +216,32 @@ export const test = defineCommand({
       });
       reporter.start(1);
       const started = Date.now();
-      const { result } = await runner.runGenerated(
-        {
-          server,
-          serverSpec:
-            stdio !== undefined
-              ? { stdio: values.stdio, ...(values.env ? { env } : {}) }
-              : { url: values.url, ...(values.transport ? { transport } : {}) },
-          revisions: revisions as never,
-          timeoutMs,
-          ...(values['exclude-tool'] ? { excludeTools: values['exclude-tool'] } : {}),
-          ...(values.write === undefined ? {} : { write: values.write }),
-          cwd: io.cwd,
-        },
-        { signal: io.signal, onEvent: reporter.onEvent },
-      );
+      const generated = await runner
+        .runGenerated(
+          {
+            server,
+            serverSpec:
+              stdio !== undefined
+                ? { stdio: values.stdio, ...(values.env ? { env } : {}) }
+                : { url: values.url, ...(values.transport ? { transport } : {}) },
+            revisions: revisions as never,
+            timeoutMs,
+            ...(values['exclude-tool'] ? { excludeTools: values['exclude-tool'] } : {}),
+            ...(values.write === undefined ? {} : { write: values.write }),
+            cwd: io.cwd,
+          },
+          { signal: io.signal, onEvent: reporter.onEvent },
+        )
+        .catch((error: unknown) => {
+          // A server that cannot be started or reached is exit 2 with one line, like a test file's server.
+          if (error instanceof runner.ConnectionError) return error;
+          throw error;
+        });
+      if (generated instanceof runner.ConnectionError) {
+        io.stderr(`mcpengine test: ${generated.message}\n`);
+        return 2;
+      }
+      const { result } = generated;
       const summary = runner.summarize([result], Date.now() - started);
       io.stdout(reporter.summary(summary));
       if (values.write !== undefined && result.connectionError === undefined)
