@@ -253,8 +253,15 @@ export interface ClientRegistryOptions {
   supportedMethods: readonly string[];
   /** Fetching metadata documents. Default: https only, 5 s, 16 KiB. */
   cimd?: FetchPolicy & { enabled?: boolean };
+  /** Dynamic registrations held at once. Default 10,000. */
   maxClients?: number;
+  /** How long a dynamic registration lives (pre-registered clients never expire). Default 24 hours. */
+  registrationTtlMs?: number;
+  /** The clock (tests). */
+  now?: () => number;
 }
+
+const DEFAULT_REGISTRATION_TTL_MS = 24 * 60 * 60_000;
 
 /** Is this client id a metadata document URL (https with a path)? */
 export function isMetadataDocumentId(clientId: string): boolean {
@@ -269,10 +276,14 @@ export function isMetadataDocumentId(clientId: string): boolean {
 export class ClientRegistry {
   readonly #clients = new Map<string, KnownClient>();
   readonly #documents = new Map<string, { client: KnownClient; until: number }>();
+  /** Dynamic registrations by client id, with the time each expires (oldest first: a Map keeps order). */
+  readonly #registeredUntil = new Map<string, number>();
   readonly #options: ClientRegistryOptions;
+  readonly #now: () => number;
 
   constructor(options: ClientRegistryOptions) {
     this.#options = options;
+    this.#now = options.now ?? Date.now;
     for (const client of options.clients ?? []) this.add(client);
   }
 
@@ -289,7 +300,8 @@ export class ClientRegistry {
 
   /** RFC 7591 registration: validates the metadata and issues the credentials. */
   register(body: Record<string, unknown>): KnownClient {
-    if (this.#clients.size >= (this.#options.maxClients ?? 10_000)) {
+    this.#dropExpiredRegistrations();
+    if (this.#registeredUntil.size >= (this.#options.maxClients ?? 10_000)) {
       throw new RegistrationError('invalid_client_metadata', 'Too many clients are registered');
     }
     const validated = validateMetadata(body, this.#options.supportedMethods, false, this.#options.cimd);
@@ -302,11 +314,26 @@ export class ClientRegistry {
     }
     const known = withDefaults(validated, 'registered');
     this.#clients.set(known.client_id, known);
+    this.#registeredUntil.set(
+      known.client_id,
+      this.#now() + (this.#options.registrationTtlMs ?? DEFAULT_REGISTRATION_TTL_MS),
+    );
     return known;
+  }
+
+  /** Registrations live a fixed time, so unattended registration cannot grow memory without end. */
+  #dropExpiredRegistrations(): void {
+    const now = this.#now();
+    for (const [clientId, until] of this.#registeredUntil) {
+      if (until > now) break; // in order of registration, and every registration lives the same time
+      this.#registeredUntil.delete(clientId);
+      this.#clients.delete(clientId);
+    }
   }
 
   /** A client by id: registered, configured, or behind a metadata document URL (fetched when needed). */
   async find(clientId: string): Promise<KnownClient | undefined> {
+    this.#dropExpiredRegistrations();
     const known = this.#clients.get(clientId);
     if (known) return known;
     if (this.#options.cimd?.enabled === false || !isMetadataDocumentId(clientId)) return undefined;

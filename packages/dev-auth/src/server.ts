@@ -83,6 +83,8 @@ export interface DevAuthServerOptions {
   signingAlgorithm?: JwsAlgorithm;
   /** Dynamic Client Registration. Default true. */
   dynamicRegistration?: boolean;
+  /** How long a dynamic registration lives. Default 24 hours; at most 10,000 live at once. */
+  registrationTtlMs?: number;
   /**
    * Fetches on a client's word — Client ID Metadata Documents and registered `jwks_uri`s: `allowHttp` and
    * `allowPrivateNetworks` for local tests. Default: https only, never to loopback, private or link-local
@@ -256,6 +258,7 @@ export class DevAuthorizationServer {
       clients: options.clients ?? [],
       supportedMethods: methods,
       cimd: options.clientMetadataDocuments ?? {},
+      ...(options.registrationTtlMs === undefined ? {} : { registrationTtlMs: options.registrationTtlMs }),
     });
     const port = issuer.port;
     this.#hosts = new Set(
