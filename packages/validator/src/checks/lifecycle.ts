@@ -3,6 +3,7 @@
  * version with `server/discover`.
  */
 import { LEGACY_REVISIONS } from '../catalog/model.js';
+import { factsOf } from '../revisions.js';
 import { MODERN_REVISION, UNSUPPORTED_VERSION } from '../discovery.js';
 import { brief, callEvidence, messagesEvidence } from '../evidence.js';
 import { META_KEY } from '../schema-observer.js';
@@ -105,14 +106,14 @@ export const CONNECTIONS = defineCheck(
 
 /**
  * Judges the connections of one revision run (discovery's included): any the server refused is a failure, with
- * what the validator tried and what it got. A pass is recorded on HTTP+SSE only, the one transport whose
- * statements ("When a client connects, the server MUST send an endpoint event") name the check; elsewhere a
- * refusal is still recorded and fails the run (see run.ts).
+ * what the validator tried and what it got. A pass is recorded only where statements name the check (HTTP+SSE in
+ * 2024-11-05: "When a client connects, the server MUST send an endpoint event"); elsewhere a refusal is still
+ * recorded and fails the run (see run.ts).
  */
 export function judgeConnections(state: RevisionState): Outcome | undefined {
   const refused = [...state.discovery.refused, ...state.refused];
   if (refused.length === 0) {
-    if (state.target.kind !== 'sse') return undefined;
+    if (state.target.kind !== 'sse' || factsOf(state.revision).httpTransport !== 'sse') return undefined;
     return {
       check: CONNECTIONS,
       status: 'pass',
