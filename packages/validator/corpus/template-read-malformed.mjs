@@ -6,7 +6,11 @@ import { main, resultResponse } from './_server.mjs';
 main({
   request(message, ctx, next) {
     const uri = message.params?.uri;
-    if (message.method === 'resources/read' && typeof uri === 'string' && uri.startsWith('test://corpus/items/'))
+    if (
+      message.method === 'resources/read' &&
+      typeof uri === 'string' &&
+      uri.startsWith('test://corpus/items/')
+    )
       return resultResponse(message.id, { contents: [{ uri, mimeType: 'text/plain' }] }, ctx);
     return next();
   },

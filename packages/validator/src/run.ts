@@ -232,8 +232,7 @@ export async function runValidation(options: RunOptions): Promise<ValidationRepo
       notes.push(
         'the server refused connections the validator opened: the checks that needed them did not run, and the run fails',
       );
-    const failed =
-      refused || reports.some((report) => report.requirements.some((r) => r.verdict === 'fail'));
+    const failed = refused || reports.some((report) => report.requirements.some((r) => r.verdict === 'fail'));
     const info = isObject(serverInfo) ? serverInfo : undefined;
     return {
       tool: VALIDATOR,

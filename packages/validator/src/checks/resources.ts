@@ -126,12 +126,17 @@ async function templateExpansions(
         });
         const completion = resultOf(call)?.['completion'];
         const values = isObject(completion) ? completion['values'] : undefined;
-        const value = Array.isArray(values) ? values.find((v) => typeof v === 'string' && v !== '') : undefined;
+        const value = Array.isArray(values)
+          ? values.find((v) => typeof v === 'string' && v !== '')
+          : undefined;
         if (typeof value === 'string') completed[name] = value;
       }
     }
     if (names.every((name) => completed[name] !== undefined)) {
-      expansions.push({ uri: expand(uriTemplate, completed), how: `template ${uriTemplate}, completion values` });
+      expansions.push({
+        uri: expand(uriTemplate, completed),
+        how: `template ${uriTemplate}, completion values`,
+      });
       continue;
     }
     for (const resource of resources) {
