@@ -17,7 +17,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertHttpTapsClean, HttpPeer, SseReader } from '../../packages/mcpengine/src/test/http-harness.js';
+import { assertHttpTapsClean, HttpPeer, SseReader } from '@mcpengine/oracle';
 import { EVERYTHING_MAIN } from '../interop/everything-expected.js';
 import { sharedEverythingHttp } from '../interop/everything-http.js';
 import {

@@ -101,7 +101,7 @@ describe('the fleet', () => {
         const env = await offlineEnv(manifest);
         const envArgs = Object.entries(env).flatMap(([key, value]) => ['--env', `${key}=${value}`]);
         const outcome = await run(['validate', '--stdio', manifest.stdio, '--cwd', dir, ...envArgs], dir);
-        expect(outcome.output).toContain('PASS: every applicable MUST passed');
+        expect(outcome.output).toMatch(/PASS: no MUST failed/);
         expect(outcome.status).toBe(0);
       }, 300_000);
 
@@ -111,7 +111,7 @@ describe('the fleet', () => {
           const server = await startHttp(dir, manifest, await offlineEnv(manifest));
           try {
             const outcome = await run(['validate', '--url', server.url], dir);
-            expect(outcome.output).toContain('PASS: every applicable MUST passed');
+            expect(outcome.output).toMatch(/PASS: no MUST failed/);
             expect(outcome.status).toBe(0);
           } finally {
             server.stop();

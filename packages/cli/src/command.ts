@@ -36,6 +36,24 @@ export interface OptionSpec {
 
 export type OptionSpecs = Readonly<Record<string, OptionSpec>>;
 
+/** `--stdio` and `--url`: how every command that talks to a server names it, with one wording in every help. */
+export function serverTargetOptions(group: string) {
+  return {
+    stdio: {
+      type: 'string',
+      value: '"<command line>"',
+      group,
+      description: 'start the server with this command (split like a shell, never run by one)',
+    },
+    url: {
+      type: 'string',
+      value: '<endpoint>',
+      group,
+      description: 'a Streamable HTTP or HTTP+SSE endpoint',
+    },
+  } as const;
+}
+
 type ValueOf<S extends OptionSpec> = S['type'] extends 'boolean'
   ? S['multiple'] extends true
     ? boolean[]

@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Revision } from './catalog/model.js';
-import type { Baseline } from './checks/security.js';
+import type { Baseline } from './checks/context.js';
 import { registerSecrets } from './evidence.js';
 import { renderHtml, renderJson, renderJunit } from './report/files.js';
 import { renderTerminal } from './report/terminal.js';

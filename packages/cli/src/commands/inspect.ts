@@ -4,7 +4,7 @@
  * because, like the official CLI, it takes the server's command line positionally, mixed with its own options;
  * `@mcpengine/inspector` does the work.
  */
-import { defineCommand } from '../command.js';
+import { defineCommand, serverTargetOptions } from '../command.js';
 
 const TARGET = 'Server';
 const CLI = 'Command-line mode (--cli)';
@@ -13,18 +13,7 @@ const SESSION = 'Session';
 
 const options = {
   cli: { type: 'boolean', group: CLI, description: 'run one --method and print its result as JSON' },
-  stdio: {
-    type: 'string',
-    value: '"<command line>"',
-    group: TARGET,
-    description: 'start the server with this command (split like a shell, never run by one)',
-  },
-  url: {
-    type: 'string',
-    value: '<endpoint>',
-    group: TARGET,
-    description: 'a Streamable HTTP or HTTP+SSE endpoint',
-  },
+  ...serverTargetOptions(TARGET),
   'server-url': {
     type: 'string',
     value: '<endpoint>',

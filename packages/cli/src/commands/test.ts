@@ -2,7 +2,7 @@
  * `mcpengine test`: run declarative test files, mcp-jest configs, or tests generated from a server's tool
  * schemas. The options become a run request; `@mcpengine/test-runner` does the work.
  */
-import { UsageError, defineCommand, type OptionValues } from '../command.js';
+import { UsageError, defineCommand, type OptionValues, serverTargetOptions } from '../command.js';
 
 const SOURCES = 'Sources';
 const TARGET = 'Target (--generate)';
@@ -22,18 +22,7 @@ const options = {
     group: SOURCES,
     description: "generate tests from the server's tool schemas and run them",
   },
-  stdio: {
-    type: 'string',
-    value: '"<command line>"',
-    group: TARGET,
-    description: 'start the server with this command (split like a shell, never run by one)',
-  },
-  url: {
-    type: 'string',
-    value: '<endpoint>',
-    group: TARGET,
-    description: 'a Streamable HTTP or HTTP+SSE endpoint',
-  },
+  ...serverTargetOptions(TARGET),
   transport: {
     type: 'string',
     value: '<t>',

@@ -46,7 +46,7 @@ describe('mcpengine validate', () => {
       '--no-color',
     ]);
     expect(code).toBe(0);
-    expect(stdout).toContain('PASS: every applicable MUST passed');
+    expect(stdout).toMatch(/PASS: no MUST failed/);
     const report = JSON.parse(readFileSync(json!, 'utf8')) as ValidationReport;
     expect(report.revisions.map((r) => r.revision)).toEqual(['2026-07-28', '2025-11-25']);
     expect(report.server).toEqual({ name: 'corpus-server', version: '1.0.0' });
@@ -63,7 +63,9 @@ describe('mcpengine validate', () => {
       '--no-color',
     ]);
     expect(code).toBe(1);
-    expect(stdout).toContain('✗ basic-5fe9ccb4 MUST');
+    // One finding per root cause: the check, the level, the revision, then the evidence and the spec sentence.
+    expect(stdout).toContain('✗ MUST   jsonrpc.notification-unanswered (2025-11-25)');
+    expect(stdout).toContain('the server answered a notification');
     expect(stdout).toContain('“The receiver MUST NOT send a response.”');
     expect(stdout).toContain('FAIL:');
   }, 120_000);

@@ -3,7 +3,7 @@
  * turned into `ValidateOptions`; `@mcpengine/validator` does the rest.
  */
 import type { Revision, ValidateOptions } from '@mcpengine/validator';
-import { UsageError, defineCommand, type OptionValues } from '../command.js';
+import { UsageError, defineCommand, type OptionValues, serverTargetOptions } from '../command.js';
 
 const TARGET = 'Target';
 const SCOPE = 'Scope';
@@ -11,18 +11,7 @@ const LIMITS = 'Limits';
 const REPORTS = 'Reports';
 
 const options = {
-  stdio: {
-    type: 'string',
-    value: '"<command line>"',
-    group: TARGET,
-    description: 'start the server with this command (split like a shell, never run by one)',
-  },
-  url: {
-    type: 'string',
-    value: '<endpoint>',
-    group: TARGET,
-    description: 'a Streamable HTTP or HTTP+SSE endpoint',
-  },
+  ...serverTargetOptions(TARGET),
   transport: {
     type: 'string',
     value: '<t>',

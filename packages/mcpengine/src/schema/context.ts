@@ -49,6 +49,12 @@ export interface Ann {
  */
 export type Check = (value: unknown, path: string, ctx: Ctx, ann: Ann | null) => boolean;
 
+/** A compiled subschema that `$ref`s call through, so that cycles can be linked after compiling. */
+export interface Cell {
+  fn: Check;
+  ready: boolean;
+}
+
 /**
  * Plain predicates equal to a check run in fast mode without annotations (`check(v, '', fastCtx, null)`), for
  * the checks that have one. A validator whose root check has one uses it as `is()` directly: no context, no

@@ -1,15 +1,10 @@
-import type { Check, DynamicTarget, ScopeEntry } from './context.js';
+import type { Cell, Check, DynamicTarget, ScopeEntry } from './context.js';
+import type { SubschemaCompiler } from './keyword.js';
 import { compileNode } from './node.js';
 import { getByPointer, parsePointer } from './pointer.js';
 import type { Location, Resource, SchemaIndex } from './registry.js';
 import type { JsonSchema } from './types.js';
 import { isSchema } from './vocabulary.js';
-
-/** A compiled subschema that `$ref`s call through, so that cycles can be linked after compiling. */
-export interface Cell {
-  fn: Check;
-  ready: boolean;
-}
 
 const notLinked: Check = () => {
   throw new Error('mcpengine: $ref target used before it was compiled');
@@ -19,7 +14,7 @@ const notLinked: Check = () => {
  * Compiles one schema document into closures. Every location is compiled at most once; `$ref` targets are
  * compiled from a work list rather than recursively, so long reference chains cannot exhaust the stack.
  */
-export class DocumentCompiler {
+export class DocumentCompiler implements SubschemaCompiler {
   private readonly cells = new Map<string, Cell>();
   private readonly pending: string[] = [];
   private readonly scopes = new Map<Resource, ScopeEntry>();

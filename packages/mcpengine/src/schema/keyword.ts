@@ -1,15 +1,32 @@
-import type { Check } from './context.js';
-import type { DocumentCompiler } from './document.js';
+import type { Cell, Check, ScopeEntry } from './context.js';
 import { appendPointer } from './pointer.js';
-import type { Location } from './registry.js';
+import type { Location, Resource, SchemaIndex } from './registry.js';
 import type { Dialect, JsonSchema, SchemaObject } from './types.js';
+
+/**
+ * What node and keyword compilers may ask of the document compiler (`DocumentCompiler` in document.ts
+ * implements it). Declared here, not imported from there, because the document compiler calls the keyword
+ * compilers: importing it back would make an import cycle.
+ */
+export interface SubschemaCompiler {
+  readonly index: SchemaIndex;
+  readonly assertFormats: boolean;
+  /** The compiled check for the subschema at `docPath` (a JSON Pointer into the document). */
+  compileAt(docPath: string): Check;
+  /** A cell that will hold the check for `docPath` once every `$ref` target is compiled. */
+  cell(docPath: string): Cell;
+  /** The dynamic-scope entry of a resource, mapping its `$dynamicAnchor`s to cells. */
+  scopeEntry(resource: Resource): ScopeEntry;
+  /** The location at `docPath`, even one the index did not visit. */
+  location(docPath: string): Location;
+}
 
 /** What a keyword compiler sees: the subschema being compiled and ways to compile its children. */
 export interface KeywordContext {
   readonly schema: SchemaObject;
   readonly location: Location;
   readonly dialect: Dialect;
-  readonly doc: DocumentCompiler;
+  readonly doc: SubschemaCompiler;
   /** The schema path of a keyword (or a token under it), e.g. `#/properties/a/minLength`. */
   at(...tokens: (string | number)[]): string;
   /** Compiles the subschema found under `tokens`. */
@@ -50,7 +67,7 @@ export function isTrivial(schema: unknown): boolean {
 }
 
 export function keywordContext(
-  doc: DocumentCompiler,
+  doc: SubschemaCompiler,
   location: Location,
   schema: SchemaObject,
 ): KeywordContext {

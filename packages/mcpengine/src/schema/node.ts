@@ -1,6 +1,5 @@
 import { report, type Check, type ScopeEntry } from './context.js';
-import type { DocumentCompiler } from './document.js';
-import { keywordContext, type KeywordCompiler } from './keyword.js';
+import { keywordContext, type KeywordCompiler, type SubschemaCompiler } from './keyword.js';
 import { compileArray } from './keywords/array.js';
 import { compileConst, compileEnum } from './keywords/enum.js';
 import { compileLogic } from './keywords/logic.js';
@@ -76,7 +75,7 @@ function withScope(entry: ScopeEntry, inner: Check): Check {
 }
 
 /** Compiles the subschema at `location` (not its `$ref` targets, which the document compiler links later). */
-export function compileNode(doc: DocumentCompiler, location: Location): Check {
+export function compileNode(doc: SubschemaCompiler, location: Location): Check {
   const schema = location.schema;
   if (schema === true) return alwaysValid;
   if (schema === false) {

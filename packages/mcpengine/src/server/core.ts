@@ -429,7 +429,7 @@ export class ServerCore {
 
   private forgetResolvedMethods(): void {
     this.modernMethods = new WeakMap();
-    for (const session of this.broadcaster.sessions) (session as LegacySession).forgetMethods();
+    this.legacyMethods = new WeakMap();
   }
 
   /** Runs a received notification's built-in handling inside the middleware chain. */
@@ -453,20 +453,33 @@ export class ServerCore {
    * `initialize`, so each method is resolved once per session, not once per request.
    */
   private legacyMethodFor(session: LegacySession, name: string): ResolvedMethod {
+    let resolved = this.legacyMethods.get(session);
+    if (resolved === undefined)
+      this.legacyMethods.set(session, (resolved = { byName: new Map(), last: undefined }));
     // A client mostly repeats one method (a run of tools/call): check the last one before the map.
-    const last = session.lastMethod;
+    const last = resolved.last;
     if (last !== undefined && last.name === name) return last;
-    let method = session.methods.get(name);
+    let method = resolved.byName.get(name);
     if (method === undefined) {
       // Checked here, on the way to the first lookup, rather than compared on every request.
       if (name === 'initialize')
         throw ProtocolError.invalidRequest('Invalid Request: the session is already initialized');
       method = this.resolveMethod(session.revision, name, session.capabilities);
-      session.methods.set(name, method);
+      resolved.byName.set(name, method);
     }
-    session.lastMethod = method;
+    resolved.last = method;
     return method;
   }
+
+  /**
+   * Each method a legacy session has called, and the one it called last. Kept here rather than on the session,
+   * so that the session knows nothing of dispatch (whose `Call` refers to the session); replaced as a whole to
+   * forget every session's methods at once.
+   */
+  private legacyMethods = new WeakMap<
+    LegacySession,
+    { readonly byName: Map<string, ResolvedMethod>; last: ResolvedMethod | undefined }
+  >();
 
   /**
    * `resolveMethod` for the modern era, remembered per definition and revision: a request names its method as

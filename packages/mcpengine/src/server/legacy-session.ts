@@ -17,7 +17,6 @@ import { OutgoingRequests, type RequestOptions } from '../rpc/outgoing.js';
 import { CLOSED_OUTBOX, type Outbox } from '../rpc/outbox.js';
 import type { LegacySubscriber, ListKind } from './broadcast.js';
 import type { ClientIdentity, InputOptions, RequestContext, RequestIO } from './context.js';
-import type { ResolvedMethod } from './dispatch.js';
 import { checkInputResponse, requireCapability } from './input.js';
 import { clientRunsAsTask, requestAsTask } from './task-input.js';
 
@@ -34,16 +33,6 @@ export class LegacySession implements LegacySubscriber {
   readonly resourceSubscriptions = new Set<string>();
   /** Server→client requests (sampling, elicitation, roots, ping) awaiting answers. */
   readonly outgoing = new OutgoingRequests();
-  /** Each method this session has called, checked once (revision and capabilities are fixed for its lifetime). */
-  readonly methods = new Map<string, ResolvedMethod>();
-  /** The entry of `methods` used last. */
-  lastMethod: ResolvedMethod | undefined;
-
-  /** Drops the resolved methods (the server's middleware changed): each is resolved again on next use. */
-  forgetMethods(): void {
-    this.methods.clear();
-    this.lastMethod = undefined;
-  }
   /** Client requests still running after their handler returned (asynchronous ones), for cancellation. */
   readonly inflight = new Map<RequestId, RequestContext>();
   /** Where unrelated notifications and requests go (stdout, or the HTTP standalone stream). */

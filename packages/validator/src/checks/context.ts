@@ -7,7 +7,6 @@ import { eraOf, type Era } from '../revisions.js';
 import type { Revision } from '../catalog/model.js';
 import { takeSpare, type Discovery, type RefusedConnection } from '../discovery.js';
 import type { Judgement } from './expect.js';
-import type { Baseline } from './security.js';
 import type { Evidence, Outcome } from '../outcomes.js';
 import { SchemaObserver } from '../schema-observer.js';
 import {
@@ -44,6 +43,12 @@ export class SharedAnnotations {
     this.#settle();
   }
 }
+
+/**
+ * What the baseline file holds: tool definition hashes per revision. Declared here, beside the settings that carry
+ * it, rather than in security.ts (which fills it), because the security probe itself imports this module.
+ */
+export type Baseline = Record<string, Record<string, string>>;
 
 export interface RunSettings {
   /** Robustness failures (replies to garbage input) fail the run (`--strict`). */

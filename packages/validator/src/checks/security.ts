@@ -151,9 +151,6 @@ export function toolHash(tool: JsonObject): string {
     .digest('hex');
 }
 
-/** What the baseline file holds: tool definition hashes per revision. */
-export type Baseline = Record<string, Record<string, string>>;
-
 export const securityProbe: Probe = {
   name: 'security lints',
   eras: ['legacy', 'modern'],

@@ -25,7 +25,6 @@ import {
   type ValidationResult,
 } from '../../schema/index.js';
 import type { Caller, RequestContext } from '../context.js';
-import { toolTaskSupport, type ToolTaskOptions } from '../tasks/types.js';
 import { adaptContent, contentProblem, pickFields, text } from './content.js';
 import { compileRequiredScopes, scopedVisibility } from './scopes.js';
 
@@ -44,6 +43,22 @@ export interface StructuredToolReturn {
 }
 
 export type ToolHandler<Args> = (args: Args, ctx: RequestContext) => ToolReturn | Promise<ToolReturn>;
+
+/** Per-tool task settings, next to `execution.taskSupport` in the tool's configuration. */
+export interface ToolTaskOptions<Args = JsonObject> {
+  /**
+   * Runs in the request itself, before any task exists. It may ask for input (`ctx.elicit()` and friends: multi
+   * round-trip requests in the modern era, server→client requests in the legacy era), put what it learned in
+   * `ctx.state` (the task's context starts with a copy), and return a result to answer at once without a task.
+   * Returning nothing creates the task, whose handler then runs in the background. A 2025-11-25 client that asked
+   * for a task still gets one, already finished, when `prepare` answers.
+   */
+  prepare?: (args: Args, ctx: RequestContext) => ToolReturn | undefined | Promise<ToolReturn | undefined>;
+  /** How long the task and its result are kept, from creation. Default: the server's `tasks.defaultTtlMs`. */
+  ttlMs?: number;
+  /** Suggested polling interval. Default: the server's `tasks.pollIntervalMs`. */
+  pollIntervalMs?: number;
+}
 
 export interface ToolConfig<Args = JsonObject> {
   /** 1–128 characters of A–Z a–z 0–9 _ - . (the spec's naming rules). */
@@ -316,4 +331,30 @@ function adaptToolResult(result: CallToolResult, revision: RevisionSpec): CallTo
   const adapted: CallToolResult = { ...result, content };
   if (!revision.structuredToolOutput) delete adapted.structuredContent;
   return adapted;
+}
+
+/** A tool's `execution.taskSupport` (default forbidden), with its task settings checked at registration. */
+export function toolTaskSupport(
+  name: string,
+  execution: ToolExecution | undefined,
+  task: ToolTaskOptions<never> | undefined,
+): 'forbidden' | 'optional' | 'required' {
+  const support = execution?.taskSupport ?? 'forbidden';
+  if (support !== 'forbidden' && support !== 'optional' && support !== 'required') {
+    throw new TypeError(`Tool "${name}": execution.taskSupport must be forbidden, optional or required`);
+  }
+  if (task === undefined) return support;
+  if (support === 'forbidden') {
+    throw new TypeError(`Tool "${name}": task settings need execution.taskSupport 'optional' or 'required'`);
+  }
+  for (const key of ['ttlMs', 'pollIntervalMs'] as const) {
+    const value = task[key];
+    if (value !== undefined && !(Number.isSafeInteger(value) && value > 0)) {
+      throw new TypeError(`Tool "${name}": task.${key} must be a positive integer`);
+    }
+  }
+  if (task.prepare !== undefined && typeof task.prepare !== 'function') {
+    throw new TypeError(`Tool "${name}": task.prepare must be a function`);
+  }
+  return support;
 }

@@ -18,15 +18,8 @@ import type { ClientIdentity, InputOptions, RequestContext } from '../context.js
 import { checkInputResponse, requireCapability } from '../input.js';
 import type { LegacySession } from '../legacy-session.js';
 import { MemoryTaskStore, TaskLimitError, type TaskStore } from './store.js';
-import {
-  expiresAt,
-  isTerminal,
-  taskSettings,
-  type TaskDialect,
-  type TaskOptions,
-  type TaskRecord,
-  type TaskSettings,
-} from './types.js';
+import { taskSettings, type TaskOptions, type TaskSettings } from './settings.js';
+import { expiresAt, isTerminal, type TaskDialect, type TaskRecord } from './types.js';
 import { detailedTask, experimentalTask, relatedTaskMeta } from './wire.js';
 
 export interface TaskEngineDeps {

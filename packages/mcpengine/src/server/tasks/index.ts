@@ -10,14 +10,8 @@ export {
   type TaskPage,
   type TaskStore,
 } from './store.js';
-export {
-  isTerminal,
-  TASKS_EXTENSION,
-  type TaskDialect,
-  type TaskOptions,
-  type TaskRecord,
-  type TaskSettings,
-  type ToolTaskOptions,
-} from './types.js';
+export { isTerminal, TASKS_EXTENSION, type TaskDialect, type TaskRecord } from './types.js';
+export type { TaskOptions, TaskSettings } from './settings.js';
+export type { ToolTaskOptions } from '../features/tools.js';
 export { taskCapabilities } from './wire.js';
 export { tasksExtension, type TasksExtension } from './extension.js';
