@@ -25,6 +25,16 @@ export interface Discovery {
   readonly modern: boolean;
   /** `initialize` with an unsupported version. */
   readonly unsupported: CallResult | undefined;
+  /**
+   * A real 2026-07-28 request (`tools/list` with the modern `_meta`), sent when `server/discover` was answered
+   * with an error: a server that answers it as modern (with `resultType`) speaks 2026-07-28 without
+   * implementing `server/discover`.
+   */
+  readonly modernProbe: CallResult | undefined;
+  /** Whether the server answers 2026-07-28 requests although `server/discover` gave no result. */
+  readonly modernWithoutDiscover: boolean;
+  /** Connections the server refused (what the validator tried, and what it got), for `transport.connections`. */
+  readonly refused: readonly RefusedConnection[];
   /** Notes on what went wrong while connecting, for the report. */
   readonly problems: readonly string[];
   /**
@@ -32,6 +42,18 @@ export interface Discovery {
    * went over. A revision run takes its own (`take`); whatever is not taken is closed by `release`.
    */
   readonly spare: Map<Revision | 'modern', Channel>;
+}
+
+export interface RefusedConnection {
+  /** What the connection was for. */
+  readonly purpose: string;
+  /** Why opening it failed (status and body of a refused HTTP+SSE stream, a process that did not start…). */
+  readonly error: string;
+}
+
+/** Whether a result is one of 2026-07-28: those carry `resultType` (earlier revisions have no such field). */
+export function isModernResult(call: CallResult | undefined): boolean {
+  return typeof resultOf(call)?.['resultType'] === 'string';
 }
 
 /** Hands a spare connection over (once). */
@@ -56,11 +78,19 @@ export async function discover(target: Target, timeoutMs: number): Promise<Disco
   const legacyRevisions = LEGACY_REVISIONS;
   const initialize = new Map<Revision, CallResult>();
   const spare = new Map<Revision | 'modern', Channel>();
+  const refused: RefusedConnection[] = [];
   /** Opens a channel; keeps it when `keep` says so, closes it otherwise. */
   const probe = async <T>(
+    purpose: string,
     use: (channel: Channel) => Promise<{ value: T; keep?: Revision | 'modern' }>,
   ): Promise<T> => {
-    const channel = await target.open();
+    let channel: Channel;
+    try {
+      channel = await target.open();
+    } catch (error) {
+      refused.push({ purpose, error: error instanceof Error ? error.message : String(error) });
+      throw error;
+    }
     let keep: Revision | 'modern' | undefined;
     try {
       const outcome = await use(channel);
@@ -72,20 +102,28 @@ export async function discover(target: Target, timeoutMs: number): Promise<Disco
     }
   };
 
-  const modernProbe =
+  let modernCall: CallResult | undefined;
+  const modernProbe = (): Promise<CallResult | undefined> =>
     target.kind === 'sse'
       ? Promise.resolve(undefined)
-      : probe(async (channel) => {
+      : probe('server/discover', async (channel) => {
           const call = await channel.call(modernRequest(channel, MODERN_REVISION, 'server/discover'), {
             timeoutMs,
           });
+          // Answered, but not with a result: does the server speak 2026-07-28 all the same? Only asked when
+          // server/discover got an answer (a server silent before initialize would keep the run waiting).
+          if (resultOf(call) === undefined && call.response !== undefined && channel.alive()) {
+            modernCall = await channel.call(modernRequest(channel, MODERN_REVISION, 'tools/list'), {
+              timeoutMs,
+            });
+          }
           return { value: call, ...(resultOf(call) === undefined ? {} : { keep: 'modern' as const }) };
         }).catch((error: unknown) => {
           problems.push(`server/discover: ${error instanceof Error ? error.message : String(error)}`);
           return undefined;
         });
-  const legacyProbes = legacyRevisions.map((revision) =>
-    probe(async (channel) => {
+  const legacyProbe = (revision: Revision): Promise<void> =>
+    probe(`initialize ${revision}`, async (channel) => {
       const call = await channel.call(initializeRequest(channel, revision), { timeoutMs });
       initialize.set(revision, call);
       return {
@@ -94,20 +132,28 @@ export async function discover(target: Target, timeoutMs: number): Promise<Disco
       };
     }).catch((error: unknown) => {
       problems.push(`initialize ${revision}: ${error instanceof Error ? error.message : String(error)}`);
-    }),
-  );
-  const unsupportedProbe =
+    });
+  const unsupportedProbe = (): Promise<CallResult | undefined> =>
     legacyRevisions.length === 0
       ? Promise.resolve(undefined)
-      : probe(async (channel) => ({
+      : probe(`initialize ${UNSUPPORTED_VERSION}`, async (channel) => ({
           value: await channel.call(initializeRequest(channel, UNSUPPORTED_VERSION), { timeoutMs }),
         })).catch(() => undefined);
 
-  const [discoverCall, , unsupported] = await Promise.all([
-    modernProbe,
-    Promise.all(legacyProbes),
-    unsupportedProbe,
-  ]);
+  let discoverCall: CallResult | undefined;
+  let unsupported: CallResult | undefined;
+  if (target.kind === 'sse') {
+    // One stream at a time, oldest revision first: which connection a server that serves a single stream
+    // accepts must not depend on which GET arrives first.
+    for (const revision of legacyRevisions) await legacyProbe(revision);
+    unsupported = await unsupportedProbe();
+  } else {
+    [discoverCall, , unsupported] = await Promise.all([
+      modernProbe(),
+      Promise.all(legacyRevisions.map(legacyProbe)),
+      unsupportedProbe(),
+    ]);
+  }
   const legacy = legacyRevisions.filter(
     (revision) => resultOf(initialize.get(revision))?.['protocolVersion'] === revision,
   );
@@ -124,6 +170,9 @@ export async function discover(target: Target, timeoutMs: number): Promise<Disco
     discover: discoverCall,
     discoverResult: isObject(discoverResult) ? discoverResult : undefined,
     modern,
+    modernProbe: modernCall,
+    modernWithoutDiscover: !modern && isModernResult(modernCall),
+    refused,
     unsupported,
     problems,
     spare,
@@ -133,6 +182,8 @@ export async function discover(target: Target, timeoutMs: number): Promise<Disco
 /** The revisions to validate: what the server negotiates, newest first. */
 export function negotiatedRevisions(discovery: Discovery): Revision[] {
   const revisions: Revision[] = [...discovery.legacy];
-  if (discovery.modern) revisions.push(MODERN_REVISION);
+  // A server that answers 2026-07-28 requests is validated in that revision even without server/discover (whose
+  // absence is then its first finding).
+  if (discovery.modern || discovery.modernWithoutDiscover) revisions.push(MODERN_REVISION);
   return revisions.sort().reverse();
 }

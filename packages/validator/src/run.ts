@@ -13,6 +13,7 @@ import {
   type RunSettings,
 } from './checks/context.js';
 import { PROBES } from './checks/index.js';
+import { CONNECTIONS, judgeConnections } from './checks/lifecycle.js';
 import { appliesTo, type Probe } from './checks/probe.js';
 import { discover, negotiatedRevisions, type Discovery } from './discovery.js';
 import type { Outcome } from './outcomes.js';
@@ -133,7 +134,10 @@ async function validateRevision(
             outcomes.push({
               check,
               status: 'not-run',
-              message: `the server does not negotiate ${revision}`,
+              message:
+                era === 'modern' && discovery.modernWithoutDiscover
+                  ? `the server answers ${revision} requests but does not implement server/discover`
+                  : `the server does not negotiate ${revision}`,
               evidence: [],
             });
           }
@@ -155,6 +159,8 @@ async function validateRevision(
       runLane(active.filter((probe) => probe.lane !== 'isolated')),
     ]);
     await runLane(passive);
+    const connections = judgeConnections(state);
+    if (connections !== undefined) state.outcomes.push(connections);
     state.schema.finish((check, reason) =>
       state.outcomes.push({ check, status: 'not-applicable', message: reason, evidence: [] }),
     );
@@ -219,7 +225,14 @@ export async function runValidation(options: RunOptions): Promise<ValidationRepo
       notes.push(
         `the run’s time limit (${options.totalTimeoutMs} ms) was reached; remaining checks were not run`,
       );
-    const failed = reports.some((report) => report.requirements.some((r) => r.verdict === 'fail'));
+    // A server that refused connections fails even where no statement of the revision names the check: the
+    // checks those connections were for did not run, and "not run" is never silently a pass.
+    const refused = reports.some((report) => report.checks[CONNECTIONS]?.status === 'fail');
+    if (refused)
+      notes.push(
+        'the server refused connections the validator opened: the checks that needed them did not run, and the run fails',
+      );
+    const failed = refused || reports.some((report) => report.requirements.some((r) => r.verdict === 'fail'));
     const info = isObject(serverInfo) ? serverInfo : undefined;
     return {
       tool: VALIDATOR,

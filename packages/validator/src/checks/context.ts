@@ -5,7 +5,7 @@
  */
 import { eraOf, type Era } from '../revisions.js';
 import type { Revision } from '../catalog/model.js';
-import { takeSpare, type Discovery } from '../discovery.js';
+import { takeSpare, type Discovery, type RefusedConnection } from '../discovery.js';
 import type { Judgement } from './expect.js';
 import type { Evidence, Outcome } from '../outcomes.js';
 import { SchemaObserver } from '../schema-observer.js';
@@ -128,8 +128,20 @@ export class RevisionState {
   /** Every channel opened for this revision, in order. */
   readonly channels: Channel[] = [];
 
-  async openChannel(): Promise<Channel> {
-    const channel = await this.target.open();
+  /** Connections the server refused during this revision's probes (judged by `transport.connections`). */
+  readonly refused: RefusedConnection[] = [];
+
+  async openChannel(purpose = 'a probe'): Promise<Channel> {
+    let channel: Channel;
+    try {
+      channel = await this.target.open();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.refused.push({ purpose, error: message });
+      // The probe stops here; its checks are reported as not run, with this reason, and the refusal fails
+      // the run (a server that breaks connections does not pass on the checks that could still run).
+      throw new ProbeAbort(`the server refused a connection: ${message}`);
+    }
     if (channel instanceof HttpChannel) channel.toolHeaders = this.toolHeaders;
     this.channels.push(channel);
     return channel;

@@ -3,6 +3,7 @@
  * version with `server/discover`.
  */
 import { LEGACY_REVISIONS } from '../catalog/model.js';
+import { factsOf } from '../revisions.js';
 import { MODERN_REVISION, UNSUPPORTED_VERSION } from '../discovery.js';
 import { brief, callEvidence, messagesEvidence } from '../evidence.js';
 import { META_KEY } from '../schema-observer.js';
@@ -16,7 +17,8 @@ import {
   type JsonObject,
   type Received,
 } from '@mcpengine/wire';
-import type { ProbeContext } from './context.js';
+import type { ProbeContext, RevisionState } from './context.js';
+import type { Outcome } from '../outcomes.js';
 import { errorCode, isError, isResult, missing, rejectionFacets } from './expect.js';
 import { CACHING_HINTS, judgeCaching } from './listing.js';
 import type { Probe } from './probe.js';
@@ -95,6 +97,41 @@ const NOTIFICATION_CAPABILITY: Readonly<Record<string, string>> = {
   'notifications/resources/updated': 'resources.subscribe',
   'notifications/message': 'logging',
 };
+
+export const CONNECTIONS = defineCheck(
+  'transport.connections',
+  'lifecycle',
+  'The server accepts every connection the validator opens (several, one after another and side by side, as several clients would)',
+);
+
+/**
+ * Judges the connections of one revision run (discovery's included): any the server refused is a failure, with
+ * what the validator tried and what it got. A pass is recorded only where statements name the check (HTTP+SSE in
+ * 2024-11-05: "When a client connects, the server MUST send an endpoint event"); elsewhere a refusal is still
+ * recorded and fails the run (see run.ts).
+ */
+export function judgeConnections(state: RevisionState): Outcome | undefined {
+  const refused = [...state.discovery.refused, ...state.refused];
+  if (refused.length === 0) {
+    if (state.target.kind !== 'sse' || factsOf(state.revision).httpTransport !== 'sse') return undefined;
+    return {
+      check: CONNECTIONS,
+      status: 'pass',
+      message: `every connection was accepted (${state.target.opened.length} opened)`,
+      evidence: [],
+    };
+  }
+  return {
+    check: CONNECTIONS,
+    status: 'fail',
+    message: `the server refused ${refused.length} connection${refused.length === 1 ? '' : 's'} (the validator opens several, as several clients would): ${brief(refused[0]!.error)}`,
+    evidence: refused.slice(0, 3).map((connection) => ({
+      label: `connection for ${connection.purpose}`,
+      sent: `open a new connection to ${state.target.label}`,
+      received: connection.error,
+    })),
+  };
+}
 
 export const DISCOVER_RESULT = defineCheck(
   'discover.result',
@@ -468,6 +505,21 @@ export const modernHandshake: Probe = {
   async run(ctx) {
     const { discovery } = ctx;
     const call = discovery.discover;
+    if (discovery.modernWithoutDiscover && call !== undefined && discovery.modernProbe !== undefined) {
+      // It answers 2026-07-28 requests, so "Servers MUST implement server/discover" binds it. Without a
+      // DiscoverResult the validator knows neither its capabilities nor its versions: the rest waits.
+      ctx.fail(
+        DISCOVER_RESULT,
+        `the server answers 2026-07-28 requests (tools/list came back with resultType ${brief(resultOf(discovery.modernProbe)?.['resultType'])}) but not server/discover: ${isResult(call).detail}`,
+        [
+          callEvidence(call, 'server/discover'),
+          callEvidence(discovery.modernProbe, 'tools/list with the 2026-07-28 _meta'),
+        ],
+      );
+      for (const check of modernHandshake.checks)
+        if (check !== DISCOVER_RESULT) ctx.notRun(check, 'the server does not implement server/discover');
+      return;
+    }
     if (call === undefined) {
       ctx.fail(DISCOVER_RESULT, 'server/discover could not be sent');
     } else {

@@ -14,6 +14,7 @@ import {
   listAll,
   PAGINATION_CURSORS,
 } from './listing.js';
+import type { ProbeContext } from './context.js';
 import type { Probe } from './probe.js';
 import { defineCheck } from './registry.js';
 
@@ -65,6 +66,92 @@ export const RESOURCES_SAME_EVERYWHERE = defineCheck(
 
 const URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]*$/;
 const MAX_READS = 10;
+const MAX_TEMPLATE_READS = 5;
+/** A simple (`{name}`) or reserved (`{+name}`) RFC 6570 expression; other operators are not expanded. */
+const EXPRESSION = /\{(\+?)([A-Za-z0-9_]+)\}/g;
+
+/** The variables of a template the validator can expand, or undefined when it uses other expressions. */
+function templateVariables(template: string): string[] | undefined {
+  const names = [...template.matchAll(EXPRESSION)].map((match) => match[2]!);
+  const rest = template.replace(EXPRESSION, '');
+  return names.length === 0 || /[{}]/.test(rest) ? undefined : names;
+}
+
+function expand(template: string, values: Readonly<Record<string, string>>): string {
+  return template.replace(EXPRESSION, (_, reserved: string, name: string) =>
+    reserved === '+' ? encodeURI(values[name]!) : encodeURIComponent(values[name]!),
+  );
+}
+
+/** The values a listed URI gives the template's variables, when it matches the template. */
+function valuesFromListed(template: string, uri: string): Record<string, string> | undefined {
+  const names: string[] = [];
+  const pattern = template
+    .split(EXPRESSION)
+    .map((part, index) => {
+      // split() with two groups yields: literal, operator, name, literal, operator, name…
+      if (index % 3 === 0) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      if (index % 3 === 1) return '';
+      names.push(part);
+      return '([^/?#]+)';
+    })
+    .join('');
+  const match = new RegExp(`^${pattern}$`).exec(uri);
+  if (match === null) return undefined;
+  return Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1]!)]));
+}
+
+/**
+ * One URI per resource template (up to MAX_TEMPLATE_READS), its variables filled with the server's own
+ * completion values (completion/complete on the template), else with values a listed resource gives them.
+ */
+async function templateExpansions(
+  ctx: ProbeContext,
+  templates: readonly JsonObject[],
+  resources: readonly JsonObject[],
+): Promise<{ uri: string; how: string }[]> {
+  const expansions: { uri: string; how: string }[] = [];
+  for (const template of templates) {
+    if (expansions.length >= MAX_TEMPLATE_READS) break;
+    const uriTemplate = template['uriTemplate'];
+    if (typeof uriTemplate !== 'string') continue;
+    const names = templateVariables(uriTemplate);
+    if (names === undefined) continue;
+    const completed: Record<string, string> = {};
+    if (ctx.has('completions')) {
+      for (const name of names) {
+        const call = await ctx.rpc('completion/complete', {
+          ref: { type: 'ref/resource', uri: uriTemplate },
+          argument: { name, value: '' },
+        });
+        const completion = resultOf(call)?.['completion'];
+        const values = isObject(completion) ? completion['values'] : undefined;
+        const value = Array.isArray(values)
+          ? values.find((v) => typeof v === 'string' && v !== '')
+          : undefined;
+        if (typeof value === 'string') completed[name] = value;
+      }
+    }
+    if (names.every((name) => completed[name] !== undefined)) {
+      expansions.push({
+        uri: expand(uriTemplate, completed),
+        how: `template ${uriTemplate}, completion values`,
+      });
+      continue;
+    }
+    for (const resource of resources) {
+      const uri = resource['uri'];
+      const values = typeof uri === 'string' ? valuesFromListed(uriTemplate, uri) : undefined;
+      if (values === undefined) continue;
+      // Completion values (when some came) take precedence; a URI the listed reads covered is not read twice.
+      const filled = expand(uriTemplate, { ...values, ...completed });
+      const read = resources.slice(0, MAX_READS).some((r) => r['uri'] === filled);
+      if (!read) expansions.push({ uri: filled, how: `template ${uriTemplate}, values of ${uri}` });
+      break;
+    }
+  }
+  return expansions;
+}
 
 export const resourcesProbe: Probe = {
   name: 'resources',
@@ -166,7 +253,24 @@ export const resourcesProbe: Probe = {
       failProblems(ctx, CONTENT_BASE64, problems, evidence);
       ctx.pass(RESOURCES_READ, `${uri}: ${contents.length} content item(s)`, evidence);
     }
-    if (resources.length === 0) ctx.notRun(RESOURCES_READ, 'the server lists no resources');
+    // Resources behind templates: read one expansion of each, so a malformed result there is caught too (the
+    // schema observer judges every response). Only results are judged: an expansion may name nothing.
+    for (const { uri, how } of await templateExpansions(ctx, templates.items, resources)) {
+      const call = await ctx.rpc('resources/read', { uri });
+      const evidence = [callEvidence(call, `resources/read ${uri} (${how})`)];
+      const result = resultOf(call);
+      if (result === undefined || result['resultType'] === 'input_required') continue;
+      const contents = result['contents'];
+      if (!Array.isArray(contents)) {
+        ctx.fail(RESOURCES_READ, `${uri} (${how}): the result has no contents array`, evidence);
+        continue;
+      }
+      if (contents.some((c) => isObject(c) && 'blob' in c)) binary = true;
+      failProblems(ctx, CONTENT_BASE64, resourceContentProblems(contents, `${uri} contents`), evidence);
+      ctx.pass(RESOURCES_READ, `${uri} (${how}): ${contents.length} content item(s)`, evidence);
+    }
+    if (resources.length === 0 && !ctx.recorded(RESOURCES_READ))
+      ctx.notRun(RESOURCES_READ, 'the server lists no resources, and no template expansion could be read');
     if (!binary && !ctx.recorded(CONTENT_BASE64))
       ctx.notRun(CONTENT_BASE64, 'no resource read returned a blob');
     else if (!ctx.recorded(CONTENT_BASE64)) ctx.pass(CONTENT_BASE64, 'blobs are base64');

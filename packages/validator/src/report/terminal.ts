@@ -122,7 +122,10 @@ function summaryLines(report: ValidationReport, style: Style, verbose: boolean):
             (notRunCount > 0 ? ` — ${notRunCount} MUST statement(s) did not run (see below)` : ''),
         )
       : style.red(
-          `FAIL: ${defects.length} defect(s) break MUST statements` +
+          // No MUST defect and still a failure: the server refused connections (run.ts), no statement names it.
+          (defects.length === 0
+            ? 'FAIL: the server refused connections the validator opened'
+            : `FAIL: ${defects.length} defect(s) break MUST statements`) +
             (notRunCount > 0 ? ` — ${notRunCount} MUST statement(s) did not run` : ''),
         ),
     '',
