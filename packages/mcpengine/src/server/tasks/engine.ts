@@ -494,6 +494,8 @@ export class TaskEngine {
     if (this.boundSessions.has(session)) return;
     this.boundSessions.add(session);
     session.onClose(() => {
+      // Only this process's copy of a shared session went: the session and its tasks live on elsewhere.
+      if (session.detached) return;
       for (const live of [...this.live.values()]) {
         if (live.session !== session) continue;
         live.ctx?._abort(new RequestAbortedError('closed', 'The session ended'));
