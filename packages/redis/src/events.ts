@@ -73,7 +73,8 @@ export class RedisEventStore implements EventStore {
       maxBytesPerSession: this.maxBytes,
       maxAgeMs: this.maxAgeMs,
     })) {
-      if (!Number.isSafeInteger(value) || value <= 0) throw new TypeError(`${name} must be a positive integer`);
+      if (!Number.isSafeInteger(value) || value <= 0)
+        throw new TypeError(`${name} must be a positive integer`);
     }
     redis.defineCommand('mcpengineAppendEvent', { numberOfKeys: 2, lua: APPEND });
   }
@@ -124,7 +125,11 @@ export class RedisEventStore implements EventStore {
     }
   }
 
-  async after(sessionId: string, streamId: string, afterSeq: number): Promise<readonly StoredEvent[] | undefined> {
+  async after(
+    sessionId: string,
+    streamId: string,
+    afterSeq: number,
+  ): Promise<readonly StoredEvent[] | undefined> {
     await this.flush();
     const [entries, first] = await Promise.all([
       this.redis.lrange(this.listKey(sessionId), 0, -1),
@@ -149,7 +154,8 @@ export class RedisEventStore implements EventStore {
     firstRetained ??= events[0]?.seq;
     const lastSeq = events.at(-1)?.seq;
     // The client must hold an event we still have (or the one just before the oldest we have).
-    if (firstRetained === undefined || lastSeq === undefined || afterSeq + 1 < firstRetained) return undefined;
+    if (firstRetained === undefined || lastSeq === undefined || afterSeq + 1 < firstRetained)
+      return undefined;
     if (afterSeq > lastSeq) return [];
     return events.filter((event) => event.seq > afterSeq);
   }

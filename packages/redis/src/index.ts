@@ -68,7 +68,9 @@ export async function createRedisScaleOut(options: RedisScaleOutOptions = {}): P
   const report =
     options.onError ??
     ((error: unknown, where: string) => {
-      process.stderr.write(`@mcpengine/redis ${where}: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(
+        `@mcpengine/redis ${where}: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
     });
   let commands = 0;
   const connect = async (): Promise<Redis> => {

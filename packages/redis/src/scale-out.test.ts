@@ -16,6 +16,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import {
   CreateMessageRequestSchema,
   LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { defaultOracle, formatViolation } from '@mcpengine/oracle';
 import { Redis } from 'ioredis';
@@ -100,7 +101,13 @@ class RoundRobin {
         };
         this.log.push(routed);
         const upstream = httpRequest(
-          { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+          {
+            host: target.hostname,
+            port: target.port,
+            path: req.url,
+            method: req.method,
+            headers: req.headers,
+          },
           (answer) => {
             routed.status = answer.statusCode;
             res.writeHead(answer.statusCode!, answer.headers);
@@ -161,7 +168,10 @@ class RoundRobin {
   }
 }
 
-async function sdkClient(url: string, sampling = false): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+async function sdkClient(
+  url: string,
+  sampling = false,
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const client = new Client(
     { name: 'scale-out-test', version: '1.0.0' },
     { capabilities: sampling ? { sampling: {} } : {} },
@@ -213,7 +223,9 @@ function post(url: string, sessionId: string, message: object): Promise<Response
 }
 
 /** The JSON-RPC response of a POST answered as JSON or as an event stream. */
-async function answer(response: Response): Promise<{ result?: Record<string, unknown>; error?: { message: string } }> {
+async function answer(
+  response: Response,
+): Promise<{ result?: Record<string, unknown>; error?: { message: string } }> {
   const text = await response.text();
   if (response.headers.get('content-type')?.startsWith('application/json')) return JSON.parse(text);
   for (const event of text.split('\n\n')) {
@@ -306,9 +318,13 @@ describe('scale-out on Redis: three nodes behind a non-sticky round-robin proxy'
       expect(tools.tools.map((t) => t.name)).toContain('test_sampling');
 
       const progress: number[] = [];
-      const withProgress = await client.callTool({ name: 'test_tool_with_progress', arguments: {} }, undefined, {
-        onprogress: (p) => progress.push(p.progress),
-      });
+      const withProgress = await client.callTool(
+        { name: 'test_tool_with_progress', arguments: {} },
+        undefined,
+        {
+          onprogress: (p) => progress.push(p.progress),
+        },
+      );
       expect(withProgress.content).toEqual([{ type: 'text', text: 'Progress tool completed' }]);
       expect(progress).toEqual([0, 50, 100]);
 
@@ -331,6 +347,71 @@ describe('scale-out on Redis: three nodes behind a non-sticky round-robin proxy'
 
       expect(proxy.nodesOf(transport.sessionId!)).toEqual(new Set([0, 1, 2]));
     } finally {
+      await transport.terminateSession();
+      await client.close();
+    }
+  });
+
+  it('resource updates made on any node reach a legacy subscriber and a modern subscriptions/listen stream', async () => {
+    const uri = 'test://watched-resource';
+    const { client, transport } = await sdkClient(proxy.url);
+    // A modern listener on node 0, stateless apart from the broadcast it hears.
+    const modern = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const listenAbort = new AbortController();
+    const listen = await fetch(nodes[0]!.url, {
+      method: 'POST',
+      headers: { ...HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'listen',
+        method: 'subscriptions/listen',
+        params: { notifications: { resourceSubscriptions: [uri] }, _meta: modern },
+      }),
+      signal: listenAbort.signal,
+    });
+    const reader = readEvents(listen, (events) =>
+      events.some((e) => e.data.includes('notifications/resources/updated')),
+    );
+    try {
+      const updates: string[] = [];
+      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+        updates.push(n.params.uri);
+      });
+      await client.subscribeResource({ uri });
+      // Three calls, three nodes: each node's update reaches the node holding the client's GET stream.
+      for (let i = 0; i < 3; i++) await client.callTool({ name: 'touch_watched_resource', arguments: {} });
+      await eventually(async () => updates.length === 3, 'three updates');
+      expect(updates).toEqual([uri, uri, uri]);
+      // A modern call on node 1 reaches the listener on node 0.
+      const touched = await fetch(nodes[1]!.url, {
+        method: 'POST',
+        headers: {
+          ...HEADERS,
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'touch_watched_resource',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'touch_watched_resource', arguments: {}, _meta: modern },
+        }),
+      });
+      const touchedAnswer = await answer(touched);
+      expect(touchedAnswer).toMatchObject({ result: {} });
+      const heard = await reader;
+      const update = heard.map((e) =>
+        e.data ? (JSON.parse(e.data) as { method?: string; params?: { uri?: string } }) : {},
+      );
+      expect(update.find((m) => m.method === 'notifications/resources/updated')?.params?.uri).toBe(uri);
+    } finally {
+      listenAbort.abort();
+      await reader.catch(() => {});
       await transport.terminateSession();
       await client.close();
     }
@@ -367,9 +448,9 @@ describe('scale-out on Redis: three nodes behind a non-sticky round-robin proxy'
       const result = await call(c, id, 4, 'tasks/result', { taskId: task.taskId });
       expect(result.result!.content).toEqual([{ type: 'text', text: 'Computed x in 0.3s' }]);
       const listed = await call(b, id, 5, 'tasks/list');
-      expect((listed.result!.tasks as { taskId: string; status: string }[]).map((t) => [t.taskId, t.status])).toEqual([
-        [task.taskId, 'completed'],
-      ]);
+      expect(
+        (listed.result!.tasks as { taskId: string; status: string }[]).map((t) => [t.taskId, t.status]),
+      ).toEqual([[task.taskId, 'completed']]);
 
       const second = await call(a, id, 6, 'tools/call', {
         name: 'slow_compute',
@@ -398,7 +479,11 @@ describe('scale-out on Redis: three nodes behind a non-sticky round-robin proxy'
         jsonrpc: '2.0',
         id: 2,
         method: 'tools/call',
-        params: { name: 'slow_compute', arguments: { seconds: 0.5, label: 'r' }, _meta: { progressToken: 'p' } },
+        params: {
+          name: 'slow_compute',
+          arguments: { seconds: 0.5, label: 'r' },
+          _meta: { progressToken: 'p' },
+        },
       });
       expect(running.headers.get('content-type')).toMatch(/^text\/event-stream/);
       // The client takes the priming event and the first progress notification, then loses the connection.
@@ -417,7 +502,9 @@ describe('scale-out on Redis: three nodes behind a non-sticky round-robin proxy'
       });
       expect(resumed.status).toBe(200);
       const rest = await readEvents(resumed, () => false);
-      const messages = rest.filter((e) => e.data !== '').map((e) => JSON.parse(e.data) as Record<string, unknown>);
+      const messages = rest
+        .filter((e) => e.data !== '')
+        .map((e) => JSON.parse(e.data) as Record<string, unknown>);
       expect(messages).toEqual([
         {
           jsonrpc: '2.0',
@@ -450,12 +537,18 @@ describe('scale-out on Redis: three nodes behind a non-sticky round-robin proxy'
           heard[i]!.push(String(n.params.data));
         }),
       );
-      await Promise.all(sessions.map(({ client }, i) => client.setLoggingLevel(i % 2 === 0 ? 'info' : 'warning')));
+      await Promise.all(
+        sessions.map(({ client }, i) => client.setLoggingLevel(i % 2 === 0 ? 'info' : 'warning')),
+      );
       const results = await Promise.all(
-        sessions.map(({ client }, i) => client.callTool({ name: 'echo', arguments: { text: `session ${i}` } })),
+        sessions.map(({ client }, i) =>
+          client.callTool({ name: 'echo', arguments: { text: `session ${i}` } }),
+        ),
       );
       results.forEach((result, i) => expect(JSON.stringify(result.content)).toContain(`session ${i}`));
-      await Promise.all(sessions.map(({ client }) => client.callTool({ name: 'test_tool_with_logging', arguments: {} })));
+      await Promise.all(
+        sessions.map(({ client }) => client.callTool({ name: 'test_tool_with_logging', arguments: {} })),
+      );
       heard.forEach((logs, i) => expect(logs.length).toBe(i % 2 === 0 ? 3 : 0));
     } finally {
       await Promise.all(

@@ -118,7 +118,8 @@ export class RedisTaskStore implements TaskStore {
 
   async countActive(owner: string): Promise<number> {
     const key = this.activeKey(owner);
-    const [, count] = (await this.redis.multi().zremrangebyscore(key, '-inf', Date.now()).zcard(key).exec()) ?? [];
+    const [, count] =
+      (await this.redis.multi().zremrangebyscore(key, '-inf', Date.now()).zcard(key).exec()) ?? [];
     return Number(count?.[1] ?? 0);
   }
 

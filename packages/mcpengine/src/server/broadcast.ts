@@ -66,7 +66,11 @@ export class Broadcaster {
   private deliverListChanged(kind: ListKind): void {
     const { method, flag } = LIST_CHANGED[kind];
     for (const session of this.sessions) {
-      if (session.initialized && session.listChangedEnabled(kind) && session.receivesBroadcasts?.() !== false) {
+      if (
+        session.initialized &&
+        session.listChangedEnabled(kind) &&
+        session.receivesBroadcasts?.() !== false
+      ) {
         session.notify(method);
       }
     }

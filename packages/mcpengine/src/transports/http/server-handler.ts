@@ -55,7 +55,8 @@ function withSession(
   found: HttpSession | Response | Promise<HttpSession | Response>,
   use: (session: HttpSession) => Response | Promise<Response>,
 ): Response | Promise<Response> {
-  if (found instanceof Promise) return found.then((session) => (session instanceof Response ? session : use(session)));
+  if (found instanceof Promise)
+    return found.then((session) => (session instanceof Response ? session : use(session)));
   return found instanceof Response ? found : use(found);
 }
 

@@ -119,7 +119,11 @@ export class SharedSessions {
    * The session named `id` for `principal`: loaded from the store (extending its life) and served by this
    * node's copy, made now if needed. A `Response` refuses the request: 404 unknown/foreign, 503 store down.
    */
-  async load(id: string, principal: string, requestId: RequestId | null | undefined): Promise<HttpSession | Response> {
+  async load(
+    id: string,
+    principal: string,
+    requestId: RequestId | null | undefined,
+  ): Promise<HttpSession | Response> {
     let record: SharedSessionRecord | undefined;
     try {
       await this.whenReady();
