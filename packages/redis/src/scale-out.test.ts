@@ -666,3 +666,27 @@ describe('scale-out on Redis: Redis unavailable', () => {
     }
   });
 });
+
+describe('scale-out on Redis: idle timeout', () => {
+  it('--idle-timeout-ms: an unused session expires in Redis by itself, then every node answers 404', async () => {
+    const redis = new Redis(REDIS_URL);
+    const node = await startNode(REDIS_URL, ['--idle-timeout-ms', '400']);
+    try {
+      const id = await rawSession(node.url);
+      const ttl = await redis.pttl(`${PREFIX}session:${id}`);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(400);
+      await eventually(
+        async () => (await redis.exists(`${PREFIX}session:${id}`)) === 0,
+        'the session expired',
+      );
+      const gone = await post(node.url, id, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
+      expect(gone.status).toBe(404);
+      await gone.text();
+    } finally {
+      node.process.kill('SIGTERM');
+      await once(node.process, 'exit');
+      redis.disconnect();
+    }
+  });
+});
