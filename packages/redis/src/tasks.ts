@@ -54,9 +54,11 @@ export class RedisTaskStore implements TaskStore {
     const json = this.encode(task);
     const expires = task.createdAt + task.ttlMs;
     const ttl = Math.max(1, expires - Date.now());
+    // The task key first: a duplicate id must not touch the indexes of the task that holds it.
+    const created = await this.redis.set(this.taskKey(task.taskId), json, 'PX', ttl, 'NX');
+    if (created !== 'OK') throw new Error(`Duplicate task id ${task.taskId}`);
     const multi = this.redis
       .multi()
-      .set(this.taskKey(task.taskId), json, 'PX', ttl, 'NX')
       .zadd(this.ownerKey(task.owner), task.seq, task.taskId)
       .pexpire(this.ownerKey(task.owner), ttl, 'GT')
       .pexpire(this.ownerKey(task.owner), ttl, 'NX');
@@ -66,8 +68,7 @@ export class RedisTaskStore implements TaskStore {
         .pexpire(this.activeKey(task.owner), ttl, 'GT')
         .pexpire(this.activeKey(task.owner), ttl, 'NX');
     }
-    const results = await multi.exec();
-    if (results?.[0]?.[1] !== 'OK') throw new Error(`Duplicate task id ${task.taskId}`);
+    checked(await multi.exec());
   }
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
@@ -81,14 +82,14 @@ export class RedisTaskStore implements TaskStore {
     if (ttl <= 0) return;
     const multi = this.redis.multi().set(this.taskKey(task.taskId), json, 'PX', ttl, 'XX');
     if (TERMINAL.has(task.status)) multi.zrem(this.activeKey(task.owner), task.taskId);
-    await multi.exec();
+    checked(await multi.exec());
   }
 
   async delete(taskId: string): Promise<void> {
     const task = await this.get(taskId);
     const multi = this.redis.multi().del(this.taskKey(taskId));
     if (task) multi.zrem(this.ownerKey(task.owner), taskId).zrem(this.activeKey(task.owner), taskId);
-    await multi.exec();
+    checked(await multi.exec());
   }
 
   async list(owner: string, afterSeq: number, limit: number): Promise<TaskPage> {
@@ -118,8 +119,9 @@ export class RedisTaskStore implements TaskStore {
 
   async countActive(owner: string): Promise<number> {
     const key = this.activeKey(owner);
-    const [, count] =
-      (await this.redis.multi().zremrangebyscore(key, '-inf', Date.now()).zcard(key).exec()) ?? [];
+    const [, count] = checked(
+      await this.redis.multi().zremrangebyscore(key, '-inf', Date.now()).zcard(key).exec(),
+    );
     return Number(count?.[1] ?? 0);
   }
 
@@ -127,7 +129,14 @@ export class RedisTaskStore implements TaskStore {
     const ids = await this.redis.zrange(this.ownerKey(owner), '0', '-1');
     const multi = this.redis.multi().del(this.ownerKey(owner), this.activeKey(owner));
     if (ids.length > 0) multi.del(...ids.map((id) => this.taskKey(id)));
-    await multi.exec();
+    checked(await multi.exec());
     return ids;
   }
+}
+
+/** The results of a MULTI, or the first error among them (MULTI does not fail as a whole). */
+function checked<T>(results: [Error | null, T][] | null): [Error | null, T][] {
+  if (results === null) throw new Error('Redis transaction aborted');
+  for (const [error] of results) if (error) throw error;
+  return results;
 }
