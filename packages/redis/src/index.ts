@@ -102,6 +102,11 @@ export async function createRedisScaleOut(options: RedisScaleOutOptions = {}): P
   const redis = await connect();
   let subscriber: Redis;
   try {
+    // GETEX needs Redis 6.2, PEXPIRE NX/GT 7.0.
+    const version = /redis_version:(\d+)\./.exec(await redis.info('server'))?.[1];
+    if (version !== undefined && Number(version) < 7) {
+      throw new Error(`@mcpengine/redis needs Redis 7.0 or later (found ${version}.x)`);
+    }
     subscriber = await connect();
   } catch (error) {
     redis.disconnect();

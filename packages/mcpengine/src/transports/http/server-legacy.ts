@@ -199,9 +199,9 @@ export class LegacyEndpoint {
     answer: Response | Promise<Response>,
   ): Promise<Response> {
     try {
-      await shared.persistIfChanged(session, before);
+      const saved = await shared.persistIfChanged(session, before);
       const response = await answer;
-      await shared.persistIfChanged(session, before);
+      await shared.persistIfChanged(session, saved);
       return response;
     } catch (error) {
       return shared.unavailable(undefined, error);

@@ -226,7 +226,8 @@ export class SessionRegistry {
     }
     if (!victim) return false;
     this.sessions.delete(victim.id);
-    victim.close('session evicted: never used');
+    // A shared session may be in use on other nodes: only this node's copy makes room.
+    victim.close('session evicted: never used', victim.shared ? 'here' : 'everywhere');
     return true;
   }
 

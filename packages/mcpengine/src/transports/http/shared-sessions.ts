@@ -158,11 +158,14 @@ export class SharedSessions {
   }
 
   /** Saves the session's state if a request changed it (log level, subscriptions, `initialized`). */
-  async persistIfChanged(session: HttpSession, before: string): Promise<void> {
-    if (session.closed || fingerprint(session.legacy) === before) return;
+  /** Resolves with the state now saved (`before` when nothing changed). */
+  async persistIfChanged(session: HttpSession, before: string): Promise<string> {
+    const now = fingerprint(session.legacy);
+    if (session.closed || now === before) return before;
     const record = this.record(session);
     await this.shared.sessions.save(record, this.ttlMs);
     this.publish(session.id, { t: 'state', r: record });
+    return now;
   }
 
   stateOf(session: HttpSession): string {
