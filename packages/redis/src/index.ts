@@ -3,6 +3,13 @@
  * balancer, sticky or not. It implements the engine's seams (`SharedState` of `mcpengine/http`, `TaskStore` of
  * `mcpengine/server`) with ioredis; the engine itself keeps zero runtime dependencies.
  *
+ *   await serveHttpOnRedis((extra) => new McpServer({ name, version, ...extra }), {
+ *     redis: 'redis://127.0.0.1:6379/0',
+ *     idleTimeoutMs: 600_000,
+ *   });
+ *
+ * or, piece by piece:
+ *
  *   const redis = await createRedisScaleOut({ url: 'redis://127.0.0.1:6379/0', idleTimeoutMs: 600_000 });
  *   const server = new McpServer({ …, tasks: { store: redis.tasks } });
  *   await serveHttp(server, { shared: redis.shared, sessions: { idleTimeoutMs: 600_000 } });
@@ -10,7 +17,8 @@
  * See docs/scale-out.md: what lives in Redis, keys and TTLs, sizing, failure behaviour.
  */
 import { Redis } from 'ioredis';
-import type { SharedState } from 'mcpengine/http';
+import { serveHttp, type HttpServing, type ServeHttpOptions, type SharedState } from 'mcpengine/http';
+import type { McpServer, TaskStore } from 'mcpengine/server';
 import { RedisBus } from './bus.js';
 import { RedisEventStore, type RedisEventStoreOptions } from './events.js';
 import { RedisSessionStore } from './sessions.js';
@@ -143,4 +151,56 @@ function redactUrl(url: string): string {
   } catch {
     return '(invalid URL)';
   }
+}
+
+export interface ServeHttpOnRedisOptions extends ServeHttpOptions {
+  /** The Redis URL, or every option of `createRedisScaleOut`. */
+  redis: string | RedisScaleOutOptions;
+  /** The legacy sessions' idle timeout (the TTL of their keys). Default 10 minutes. */
+  idleTimeoutMs?: number;
+}
+
+/**
+ * `serveHttp` as one node of a scaled-out server: connects to Redis, makes the server with the shared task
+ * store (`create` receives the `tasks` option to pass to `new McpServer`), and serves it with the shared
+ * sessions, events and bus. Closing the handle closes the server, then the Redis connections.
+ *
+ *   await serveHttpOnRedis((extra) => new McpServer({ name, version, ...extra }), {
+ *     redis: 'redis://127.0.0.1:6379/0',
+ *     idleTimeoutMs: 600_000,
+ *     port: 3000,
+ *   });
+ */
+export async function serveHttpOnRedis(
+  create: (options: { tasks: { store: TaskStore } }) => McpServer,
+  options: ServeHttpOnRedisOptions,
+): Promise<HttpServing> {
+  const { redis, idleTimeoutMs, ...rest } = options;
+  const idle = idleTimeoutMs ?? rest.sessions?.idleTimeoutMs;
+  const scaleOut = await createRedisScaleOut({
+    ...(typeof redis === 'string' ? { url: redis } : redis),
+    ...(idle === undefined ? {} : { idleTimeoutMs: idle }),
+  });
+  let serving: HttpServing;
+  try {
+    serving = await serveHttp(create({ tasks: { store: scaleOut.tasks } }), {
+      ...rest,
+      ...(idle === undefined ? {} : { sessions: { ...rest.sessions, idleTimeoutMs: idle } }),
+      shared: scaleOut.shared,
+    });
+  } catch (error) {
+    await scaleOut.close();
+    throw error;
+  }
+  let closing: Promise<void> | undefined;
+  const close = (closeOptions?: { drainTimeoutMs?: number }): Promise<void> =>
+    (closing ??= (async () => {
+      try {
+        await serving.close(closeOptions);
+      } finally {
+        await scaleOut.close();
+      }
+    })());
+  const closed = serving.closed.then(() => close());
+  return { ...serving, close, closed };
 }

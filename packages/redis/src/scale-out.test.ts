@@ -284,6 +284,38 @@ async function eventually(check: () => Promise<boolean>, what: string): Promise<
   throw new Error(`never happened: ${what}`);
 }
 
+/** Every process of this file, started at once (spawning is most of the wall time on a loaded machine). */
+const started: {
+  nodes: Node[];
+  victim?: Node;
+  idle?: Node;
+  behindLink?: Node;
+} = { nodes: [] };
+let link: RedisLink;
+
+beforeAll(async () => {
+  link = new RedisLink();
+  await link.start();
+  const [a, b, c, victim, idle, behindLink] = await Promise.all([
+    startNode(),
+    startNode(),
+    startNode(),
+    startNode(),
+    startNode(REDIS_URL, ['--idle-timeout-ms', '400']),
+    startNode(`redis://127.0.0.1:${link.port}/${DB}`),
+  ]);
+  Object.assign(started, { nodes: [a!, b!, c!], victim, idle, behindLink });
+});
+
+afterAll(async () => {
+  const all = [...started.nodes, started.victim, started.idle, started.behindLink].filter(
+    (n): n is Node => n !== undefined && n.alive,
+  );
+  for (const node of all) node.process.kill('SIGTERM');
+  await Promise.all(all.map((n) => once(n.process, 'exit')));
+  await link?.close();
+});
+
 describe('scale-out on Redis: three nodes behind a non-sticky round-robin proxy', () => {
   const nodes: Node[] = [];
   let proxy: RoundRobin;
@@ -293,15 +325,13 @@ describe('scale-out on Redis: three nodes behind a non-sticky round-robin proxy'
 
   beforeAll(async () => {
     redis = new Redis(REDIS_URL);
-    nodes.push(...(await Promise.all([startNode(), startNode(), startNode()])));
+    nodes.push(...started.nodes);
     proxy = new RoundRobin(nodes);
     await proxy.start();
   });
 
   afterAll(async () => {
     await proxy?.close();
-    for (const node of nodes) node.process.kill('SIGTERM');
-    await Promise.all(nodes.filter((n) => n.alive).map((n) => once(n.process, 'exit')));
     const left = await redis.keys(`${PREFIX}*`);
     if (left.length > 0) await redis.del(...left);
     redis.disconnect();
@@ -471,7 +501,7 @@ describe('scale-out on Redis: three nodes behind a non-sticky round-robin proxy'
   });
 
   it('a stream resumes with Last-Event-ID on another node after its node is killed: nothing is lost', async () => {
-    const victim = await startNode();
+    const victim = started.victim!;
     try {
       const other = nodes[0]!.url;
       const id = await rawSession(victim.url);
@@ -612,9 +642,7 @@ class RedisLink {
 
 describe('scale-out on Redis: Redis unavailable', () => {
   it('answers 503 while Redis is unreachable and recovers when it returns, the session intact', async () => {
-    const link = new RedisLink();
-    await link.start();
-    const node = await startNode(`redis://127.0.0.1:${link.port}/${DB}`);
+    const node = started.behindLink!;
     try {
       const { client, transport } = await sdkClient(node.url);
       const id = transport.sessionId!;
@@ -660,9 +688,7 @@ describe('scale-out on Redis: Redis unavailable', () => {
       await transport.terminateSession();
       await client.close();
     } finally {
-      node.process.kill('SIGTERM');
-      await once(node.process, 'exit');
-      await link.close();
+      link.restore();
     }
   });
 });
@@ -670,7 +696,7 @@ describe('scale-out on Redis: Redis unavailable', () => {
 describe('scale-out on Redis: idle timeout', () => {
   it('--idle-timeout-ms: an unused session expires in Redis by itself, then every node answers 404', async () => {
     const redis = new Redis(REDIS_URL);
-    const node = await startNode(REDIS_URL, ['--idle-timeout-ms', '400']);
+    const node = started.idle!;
     try {
       const id = await rawSession(node.url);
       const ttl = await redis.pttl(`${PREFIX}session:${id}`);
@@ -684,8 +710,6 @@ describe('scale-out on Redis: idle timeout', () => {
       expect(gone.status).toBe(404);
       await gone.text();
     } finally {
-      node.process.kill('SIGTERM');
-      await once(node.process, 'exit');
       redis.disconnect();
     }
   });

@@ -2,7 +2,7 @@
  * The everything server over HTTP: Streamable HTTP (both eras) at `/mcp` and the 2024-11-05 HTTP+SSE transport
  * at `/sse`, on loopback by default. With `redis`, one node of a scaled-out server (docs/scale-out.md).
  */
-import { createRedisScaleOut } from '@mcpengine/redis';
+import { serveHttpOnRedis } from '@mcpengine/redis';
 import { serveHttp, type HttpServing, type ServeHttpOptions } from 'mcpengine/http';
 import { createEverythingServer } from './server.js';
 
@@ -13,38 +13,12 @@ export interface EverythingHttpOptions extends ServeHttpOptions {
 
 export async function serveEverythingHttp(options: EverythingHttpOptions = {}): Promise<HttpServing> {
   const { redis, ...rest } = options;
-  if (!redis) {
-    // The handle owns the server: closing it closes the server too.
-    return serveHttp(createEverythingServer(), { legacySse: true, ...rest });
-  }
-  const idleTimeoutMs = rest.sessions?.idleTimeoutMs;
-  const scaleOut = await createRedisScaleOut({
-    url: redis.url,
-    ...(redis.prefix === undefined ? {} : { prefix: redis.prefix }),
-    ...(idleTimeoutMs === undefined ? {} : { idleTimeoutMs }),
+  // The handle owns the server: closing it closes the server too. HTTP+SSE (2024-11-05) sessions are bound to
+  // their one GET connection: with Redis they stay in process (route /sse and /messages stickily).
+  if (!redis) return serveHttp(createEverythingServer(), { legacySse: true, ...rest });
+  return serveHttpOnRedis(createEverythingServer, {
+    legacySse: true,
+    ...rest,
+    redis: { url: redis.url, ...(redis.prefix === undefined ? {} : { prefix: redis.prefix }) },
   });
-  let serving: HttpServing;
-  try {
-    // HTTP+SSE (2024-11-05) sessions are bound to their one GET connection: they stay in process (sticky).
-    serving = await serveHttp(createEverythingServer({ tasks: { store: scaleOut.tasks } }), {
-      legacySse: true,
-      ...rest,
-      shared: scaleOut.shared,
-    });
-  } catch (error) {
-    await scaleOut.close();
-    throw error;
-  }
-  // Closing the node closes its Redis connections too, after the last events are written.
-  let closing: Promise<void> | undefined;
-  const close = (closeOptions?: { drainTimeoutMs?: number }): Promise<void> =>
-    (closing ??= (async () => {
-      try {
-        await serving.close(closeOptions);
-      } finally {
-        await scaleOut.close();
-      }
-    })());
-  const closed = serving.closed.then(() => close());
-  return { ...serving, close, closed };
 }
