@@ -198,14 +198,20 @@ export class LegacyEndpoint {
     before: string,
     answer: Response | Promise<Response>,
   ): Promise<Response> {
+    let saved: string;
     try {
-      const saved = await shared.persistIfChanged(session, before);
-      const response = await answer;
-      await shared.persistIfChanged(session, saved);
-      return response;
+      saved = await shared.persistIfChanged(session, before);
     } catch (error) {
       return shared.unavailable(undefined, error);
     }
+    // A failure of the engine itself rejects here and is answered 500 by the handler, as in process.
+    const response = await answer;
+    try {
+      await shared.persistIfChanged(session, saved);
+    } catch (error) {
+      return shared.unavailable(undefined, error);
+    }
+    return response;
   }
 
   private served(
