@@ -150,13 +150,14 @@ async function validateRevision(
         }
       }
     };
-    // The passive judges come last in PROBES: they run once both lanes are done.
+    // The passive judges come last in PROBES: they run once every lane is done.
     const passiveFrom = applicable.findIndex((probe) => PASSIVE.has(probe.name));
     const active = passiveFrom === -1 ? applicable : applicable.slice(0, passiveFrom);
     const passive = passiveFrom === -1 ? [] : applicable.slice(passiveFrom);
     await Promise.all([
       runLane(active.filter((probe) => probe.lane === 'isolated')),
-      runLane(active.filter((probe) => probe.lane !== 'isolated')),
+      runLane(active.filter((probe) => probe.lane === 'robustness')),
+      runLane(active.filter((probe) => probe.lane === undefined)),
     ]);
     await runLane(passive);
     const connections = judgeConnections(state);

@@ -220,7 +220,7 @@ async function sendInvalid(
 }
 
 export const parseErrorProbe: Probe = {
-  lane: 'isolated',
+  lane: 'robustness',
   name: 'malformed JSON',
   eras: ['legacy', 'modern'],
   checks: [PARSE_ERROR, RECOVERS],
@@ -237,7 +237,7 @@ export const parseErrorProbe: Probe = {
 };
 
 export const invalidRequestProbe: Probe = {
-  lane: 'isolated',
+  lane: 'robustness',
   name: 'invalid request objects',
   eras: ['legacy', 'modern'],
   checks: [INVALID_REQUEST, RECOVERS],
@@ -263,7 +263,7 @@ export const invalidRequestProbe: Probe = {
 };
 
 export const methodNotFoundProbe: Probe = {
-  lane: 'isolated',
+  lane: 'robustness',
   name: 'unknown method',
   eras: ['legacy', 'modern'],
   checks: [METHOD_NOT_FOUND, REQUEST_NAMED_NOTIFICATION, RECOVERS],
@@ -306,7 +306,7 @@ export const methodNotFoundProbe: Probe = {
 };
 
 export const duplicateIdProbe: Probe = {
-  lane: 'isolated',
+  lane: 'robustness',
   name: 'duplicate request ids',
   eras: ['legacy', 'modern'],
   checks: [DUPLICATE_ID, RECOVERS],
@@ -347,7 +347,7 @@ export const duplicateIdProbe: Probe = {
 };
 
 export const batchProbe: Probe = {
-  lane: 'isolated',
+  lane: 'robustness',
   name: 'batches',
   eras: ['legacy', 'modern'],
   checks: [BATCH, RECOVERS],
