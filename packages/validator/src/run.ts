@@ -228,11 +228,8 @@ export async function runValidation(options: RunOptions): Promise<ValidationRepo
       );
     // A server that refused connections fails even where no statement of the revision names the check: the
     // checks those connections were for did not run, and "not run" is never silently a pass.
+    // The reports show it as a finding of its own (report/findings.ts), not as a note.
     const refused = reports.some((report) => report.checks[CONNECTIONS]?.status === 'fail');
-    if (refused)
-      notes.push(
-        'the server refused connections the validator opened: the checks that needed them did not run, and the run fails',
-      );
     const failed = refused || reports.some((report) => report.requirements.some((r) => r.verdict === 'fail'));
     const info = isObject(serverInfo) ? serverInfo : undefined;
     return {
