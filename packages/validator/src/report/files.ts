@@ -212,7 +212,9 @@ export function renderHtml(report: ValidationReport): string {
   const failed = report.exitCode !== 0;
   const must = findings.filter((f) => f.severity === 'MUST').length;
   const options = (values: readonly string[]): string =>
-    values.map((v) => `<label><input type="checkbox" value="${html(v)}" checked> ${html(v)}</label>`).join(' ');
+    values
+      .map((v) => `<label><input type="checkbox" value="${html(v)}" checked> ${html(v)}</label>`)
+      .join(' ');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>MCP validation: ${html(report.target)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">

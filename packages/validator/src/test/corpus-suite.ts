@@ -39,36 +39,41 @@ export function corpusSuite(select: (entry: CorpusEntry, index: number) => boole
   });
   for (const entry of corpusEntries().filter(select)) {
     // Concurrent tests assert with their own expect.
-    it.concurrent(`${entry.file}: ${entry.breaks}`, async ({ expect }) => {
-      const result = await limited(() => validateEntry(entry));
-      expect(result.failing).toEqual(entry.expect);
-      if (entry.expect.length === 0) {
-        expect(result.report.exitCode).toBe(0);
-        expect(result.warnings).toBe(0);
-        expect([...result.broken]).toEqual([]);
-      } else {
-        // Exit 1 exactly when a MUST of the catalog failed (advisory lints and SHOULDs never fail a run).
-        const mustFailed = result.report.revisions.some((r) =>
-          r.requirements.some((v) => v.verdict === 'fail'),
-        );
-        expect(result.report.exitCode).toBe(mustFailed ? 1 : 0);
-        if (entry.verdict !== undefined)
-          expect(result.report.exitCode, `the run's verdict`).toBe(entry.verdict === 'pass' ? 0 : 1);
-        // Every failing check is charged to a statement of the spec, or is an advisory lint.
-        for (const check of result.failing) {
-          const charged = result.report.revisions.some((r) =>
-            r.requirements.some(
-              (v) =>
-                (v.verdict === 'fail' || v.verdict === 'warning') &&
-                (v.requirement.checks ?? []).some((ref) => ref === check || ref.startsWith(`${check}#`)),
-            ),
+    it.concurrent(
+      `${entry.file}: ${entry.breaks}`,
+      async ({ expect }) => {
+        const result = await limited(() => validateEntry(entry));
+        expect(result.failing).toEqual(entry.expect);
+        if (entry.expect.length === 0) {
+          expect(result.report.exitCode).toBe(0);
+          expect(result.warnings).toBe(0);
+          expect([...result.broken]).toEqual([]);
+        } else {
+          // Exit 1 exactly when a MUST of the catalog failed (advisory lints and SHOULDs never fail a run).
+          const mustFailed = result.report.revisions.some((r) =>
+            r.requirements.some((v) => v.verdict === 'fail'),
           );
-          expect(charged || checkDef(check)?.advisory === true, `${check} is charged to a requirement`).toBe(
-            true,
-          );
+          expect(result.report.exitCode).toBe(mustFailed ? 1 : 0);
+          if (entry.verdict !== undefined)
+            expect(result.report.exitCode, `the run's verdict`).toBe(entry.verdict === 'pass' ? 0 : 1);
+          // Every failing check is charged to a statement of the spec, or is an advisory lint.
+          for (const check of result.failing) {
+            const charged = result.report.revisions.some((r) =>
+              r.requirements.some(
+                (v) =>
+                  (v.verdict === 'fail' || v.verdict === 'warning') &&
+                  (v.requirement.checks ?? []).some((ref) => ref === check || ref.startsWith(`${check}#`)),
+              ),
+            );
+            expect(
+              charged || checkDef(check)?.advisory === true,
+              `${check} is charged to a requirement`,
+            ).toBe(true);
+          }
         }
-      }
-      for (const requirement of entry.requirements) expect([...result.broken]).toContain(requirement);
-    }, 180_000);
+        for (const requirement of entry.requirements) expect([...result.broken]).toContain(requirement);
+      },
+      180_000,
+    );
   }
 }
