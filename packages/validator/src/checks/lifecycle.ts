@@ -276,7 +276,10 @@ export const legacyHandshake: Probe = {
       [callEvidence(malformed, 'initialize with a numeric protocolVersion')],
       rejectionFacets(malformed),
     );
-    if (!judgement.ok) channel = await ctx.open();
+    // Rejected with any error, the connection is still uninitialized and serves the rest; accepted (or left
+    // unanswered), it is not: the rest goes to a fresh one. (Each fresh process costs a server start, seconds
+    // for heavy servers.)
+    if (malformed.response === undefined || resultOf(malformed) !== undefined) channel = await ctx.open();
     if (channel.kind === 'streamable-http') {
       // Without a session, HTTP requests are governed by the session rules (http.session-required).
       const reason =
