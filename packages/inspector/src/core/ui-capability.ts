@@ -31,7 +31,8 @@ export function advertiseUi(text: string): string {
   } catch {
     return text;
   }
-  if (!isObject(message) || typeof message['method'] !== 'string' || !isObject(message['params'])) return text;
+  if (!isObject(message) || typeof message['method'] !== 'string' || !isObject(message['params']))
+    return text;
   const params = message['params'];
   let changed = false;
   if (message['method'] === 'initialize' && isObject(params['capabilities'])) {

@@ -131,7 +131,11 @@ class ViewBridge {
         params: { reason: `the tool call failed: ${JSON.stringify(answer['error'])}` },
       });
     else
-      this.#post({ jsonrpc: '2.0', method: 'ui/notifications/tool-result', params: answer['result'] as Json });
+      this.#post({
+        jsonrpc: '2.0',
+        method: 'ui/notifications/tool-result',
+        params: answer['result'] as Json,
+      });
   }
 
   hostContext(): Json {
@@ -146,13 +150,19 @@ class ViewBridge {
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
       userAgent: 'mcpengine-inspector/0.1.0',
       platform: 'web',
-      deviceCapabilities: { touch: navigator.maxTouchPoints > 0, hover: matchMedia('(hover: hover)').matches },
+      deviceCapabilities: {
+        touch: navigator.maxTouchPoints > 0,
+        hover: matchMedia('(hover: hover)').matches,
+      },
     };
   }
 
   setTheme(theme: 'light' | 'dark'): void {
     this.theme = theme;
-    this.notify('ui/notifications/host-context-changed', { theme, styles: { variables: themeVariables(theme) } });
+    this.notify('ui/notifications/host-context-changed', {
+      theme,
+      styles: { variables: themeVariables(theme) },
+    });
   }
 
   onMessage = (event: MessageEvent): void => {
@@ -189,7 +199,8 @@ class ViewBridge {
       }
       return;
     }
-    if (id === undefined) return this.#onNotification(method, isObject(message['params']) ? message['params'] : {});
+    if (id === undefined)
+      return this.#onNotification(method, isObject(message['params']) ? message['params'] : {});
     if (typeof id !== 'string' && typeof id !== 'number') return;
     void this.#onRequest(method, isObject(message['params']) ? message['params'] : {}).then(
       (result) => this.#post({ jsonrpc: '2.0', id, result }),
@@ -374,7 +385,8 @@ function AppFrame(props: {
     const current = bridge.current;
     setStatus('tearing down');
     await current?.teardown('the user closed the view');
-    if (current !== undefined) await props.api('apps/close', { viewId: current.opened.viewId }).catch(() => {});
+    if (current !== undefined)
+      await props.api('apps/close', { viewId: current.opened.viewId }).catch(() => {});
     props.onClosed();
   };
 
@@ -394,13 +406,21 @@ function AppFrame(props: {
         frame.setAttribute('data-testid', 'app-frame');
         frame.className = 'app-frame';
         box.current.appendChild(frame);
-        const created = new ViewBridge(view, frame, props.tool, props.args, props.api, {
-          status: setStatus,
-          size: setHeight,
-          mode: setMode,
-          note: (kind, value) => setNotes((old) => [...old, { kind, value }]),
-          teardown: () => void close(),
-        }, theme);
+        const created = new ViewBridge(
+          view,
+          frame,
+          props.tool,
+          props.args,
+          props.api,
+          {
+            status: setStatus,
+            size: setHeight,
+            mode: setMode,
+            note: (kind, value) => setNotes((old) => [...old, { kind, value }]),
+            teardown: () => void close(),
+          },
+          theme,
+        );
         bridge.current = created;
         listener = created.onMessage;
         window.addEventListener('message', listener);
@@ -415,7 +435,8 @@ function AppFrame(props: {
       cancelled = true;
       if (listener !== undefined) window.removeEventListener('message', listener);
       const current = bridge.current;
-      if (current !== undefined) void props.api('apps/close', { viewId: current.opened.viewId }).catch(() => {});
+      if (current !== undefined)
+        void props.api('apps/close', { viewId: current.opened.viewId }).catch(() => {});
       frame?.remove();
     };
   }, []);
@@ -432,25 +453,21 @@ function AppFrame(props: {
     [
       h('div', { class: 'app-toolbar' }, [
         h('span', { 'data-testid': 'app-status' }, `View: ${status}`),
-        h(
-          'label',
-          { class: 'field inline' },
-          [
-            h('span', null, 'Theme'),
-            h(
-              'select',
-              {
-                value: theme,
-                onChange: (event: Event) => {
-                  const next = (event.target as HTMLSelectElement).value === 'dark' ? 'dark' : 'light';
-                  setTheme(next);
-                  bridge.current?.setTheme(next);
-                },
+        h('label', { class: 'field inline' }, [
+          h('span', null, 'Theme'),
+          h(
+            'select',
+            {
+              value: theme,
+              onChange: (event: Event) => {
+                const next = (event.target as HTMLSelectElement).value === 'dark' ? 'dark' : 'light';
+                setTheme(next);
+                bridge.current?.setTheme(next);
               },
-              [h('option', { value: 'light' }, 'light'), h('option', { value: 'dark' }, 'dark')],
-            ),
-          ],
-        ),
+            },
+            [h('option', { value: 'light' }, 'light'), h('option', { value: 'dark' }, 'dark')],
+          ),
+        ]),
         h('button', { onClick: () => void close() }, 'Close app view'),
       ]),
       error === '' ? null : h('p', { class: 'error', role: 'alert' }, error),
@@ -476,7 +493,11 @@ function AppFrame(props: {
               h('li', { key: index }, [
                 h('strong', null, `${note.kind}: `),
                 note.kind === 'link'
-                  ? h('a', { href: String(note.value), target: '_blank', rel: 'noopener noreferrer' }, String(note.value))
+                  ? h(
+                      'a',
+                      { href: String(note.value), target: '_blank', rel: 'noopener noreferrer' },
+                      String(note.value),
+                    )
                   : h('code', null, JSON.stringify(note.value)),
               ]),
             ),

@@ -142,7 +142,12 @@ export function appServer(options = {}) {
   const negotiated = new WeakSet();
   const html = options.html ?? viewHtml();
   const uiMeta = { csp: declaredCsp(), prefersBorder: true };
-  const resource = options.resource ?? { uri: VIEW_URI, name: 'corpus-view', mimeType: MIME, _meta: { ui: uiMeta } };
+  const resource = options.resource ?? {
+    uri: VIEW_URI,
+    name: 'corpus-view',
+    mimeType: MIME,
+    _meta: { ui: uiMeta },
+  };
   const content = (options.content ?? ((item) => item))({
     uri: VIEW_URI,
     mimeType: MIME,

@@ -130,5 +130,7 @@ export function toolResourceUri(tool: Json | undefined): string | undefined {
 export function toolVisibility(tool: Json | undefined): readonly Visibility[] {
   const ui = (tool?.['_meta'] as Json | undefined)?.['ui'] as Json | undefined;
   const visibility = ui?.['visibility'];
-  return Array.isArray(visibility) ? (visibility.filter((v) => v === 'model' || v === 'app') as Visibility[]) : DEFAULT_VISIBILITY;
+  return Array.isArray(visibility)
+    ? (visibility.filter((v) => v === 'model' || v === 'app') as Visibility[])
+    : DEFAULT_VISIBILITY;
 }

@@ -78,7 +78,9 @@ export class AppsRoutes {
     if (content === undefined) return { status: 502, body: { error: `${uri} has no contents` } };
     const warnings: string[] = [];
     if (content['mimeType'] !== APP_MIME_TYPE)
-      warnings.push(`the resource's mimeType is ${JSON.stringify(content['mimeType'])}, not ${APP_MIME_TYPE}`);
+      warnings.push(
+        `the resource's mimeType is ${JSON.stringify(content['mimeType'])}, not ${APP_MIME_TYPE}`,
+      );
     const html =
       typeof content['text'] === 'string'
         ? content['text']
@@ -130,9 +132,14 @@ export class AppsRoutes {
     if (!this.#views.has(viewId)) return { status: 404, body: { error: `no open view ${viewId}` } };
     if (inspection === undefined) return { status: 409, body: { error: 'not connected' } };
     const method = String(body['method']);
-    const params = (typeof body['params'] === 'object' && body['params'] !== null ? body['params'] : {}) as JsonObject;
+    const params = (
+      typeof body['params'] === 'object' && body['params'] !== null ? body['params'] : {}
+    ) as JsonObject;
     if (!FORWARDED.has(method))
-      return { status: 200, body: { error: { code: -32601, message: `the host does not forward ${method}` } } };
+      return {
+        status: 200,
+        body: { error: { code: -32601, message: `the host does not forward ${method}` } },
+      };
     if (method === 'tools/call') {
       const name = params['name'];
       const tools = await inspection

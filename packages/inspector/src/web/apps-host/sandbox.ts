@@ -27,7 +27,13 @@ export interface RunningSandbox {
 }
 
 /** Tokens the host may ask for on the View's frame; never `allow-same-origin` (it would reach the proxy). */
-const VIEW_SANDBOX_TOKENS = ['allow-scripts', 'allow-forms', 'allow-popups', 'allow-modals', 'allow-downloads'];
+const VIEW_SANDBOX_TOKENS = [
+  'allow-scripts',
+  'allow-forms',
+  'allow-popups',
+  'allow-modals',
+  'allow-downloads',
+];
 
 /** The proxy's script: plain browser JavaScript, served from the sandbox origin (`script-src 'self'`). */
 const PROXY_SCRIPT = `(() => {
@@ -96,7 +102,8 @@ export async function startSandbox(address: string, hostOrigin: () => string): P
 
   function handle(request: IncomingMessage, response: ServerResponse): void {
     // DNS rebinding: only this listener's own names.
-    if (!hosts.has((request.headers.host ?? '').toLowerCase())) return refuse(response, 403, 'forbidden host');
+    if (!hosts.has((request.headers.host ?? '').toLowerCase()))
+      return refuse(response, 403, 'forbidden host');
     if (request.method !== 'GET') return refuse(response, 405, 'GET only');
     const path = new URL(request.url ?? '/', 'http://sandbox').pathname;
     const common = {
