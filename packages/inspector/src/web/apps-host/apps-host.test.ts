@@ -72,7 +72,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const backend of backends) await backend.close();
-  for (const server of servers) (server.closeAllConnections(), server.close());
+  for (const server of servers) {
+    server.closeAllConnections();
+    server.close();
+  }
   await browser?.close();
 });
 
