@@ -62,7 +62,8 @@ const options = {
   apps: {
     type: 'boolean',
     group: SCOPE,
-    description: 'check MCP Apps instead (ui:// resources, tool links, CSP, HTML, text fallback, negotiation)',
+    description:
+      'check MCP Apps instead (ui:// resources, tool links, CSP, HTML, text fallback, negotiation)',
   },
   baseline: {
     type: 'string',

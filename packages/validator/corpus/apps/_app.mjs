@@ -106,7 +106,7 @@ ${head}
 `;
 }
 
-const SHOW_TOOL = {
+export const SHOW_TOOL = {
   name: 'show_view',
   title: 'Show the view',
   description: 'Echoes a text and shows it in the corpus app',
@@ -114,14 +114,14 @@ const SHOW_TOOL = {
   annotations: { readOnlyHint: true },
   _meta: { ui: { resourceUri: VIEW_URI, visibility: ['model', 'app'] }, 'ui/resourceUri': VIEW_URI },
 };
-const APP_ONLY_TOOL = {
+export const APP_ONLY_TOOL = {
   name: 'app_refresh',
   description: 'Refreshes the corpus app (for the app only)',
   inputSchema: { type: 'object', properties: {} },
   annotations: { readOnlyHint: true },
   _meta: { ui: { resourceUri: VIEW_URI, visibility: ['app'] } },
 };
-const MODEL_ONLY_TOOL = {
+export const MODEL_ONLY_TOOL = {
   name: 'model_only',
   description: 'A tool only the model may call',
   inputSchema: { type: 'object', properties: {} },
@@ -136,12 +136,13 @@ export function declaredCsp() {
 
 /**
  * Options (each breaks one rule when set): tools, resource (list entry), content (read item, a function of the
- * default), html, callTool (name, args) → result, alwaysUi (ignore negotiation).
+ * default), html, csp and uiMeta (the resource's _meta.ui), callTool (name, args) → result, alwaysUi (ignore
+ * negotiation).
  */
 export function appServer(options = {}) {
   const negotiated = new WeakSet();
   const html = options.html ?? viewHtml();
-  const uiMeta = { csp: declaredCsp(), prefersBorder: true };
+  const uiMeta = { csp: options.csp ?? declaredCsp(), prefersBorder: true, ...(options.uiMeta ?? {}) };
   const resource = options.resource ?? {
     uri: VIEW_URI,
     name: 'corpus-view',

@@ -35,12 +35,17 @@ export function remoteAssetOrigins(html: string): { origin: string; what: string
     if (src) add(src[2] ?? src[3] ?? src[4] ?? '', 'script');
   }
   for (const tag of html.match(/<link\b[^>]*>/gi) ?? []) {
-    const rel = (attribute(tag, 'rel')?.slice(2).find((v) => v !== undefined) ?? '').toLowerCase();
+    const rel = (
+      attribute(tag, 'rel')
+        ?.slice(2)
+        .find((v) => v !== undefined) ?? ''
+    ).toLowerCase();
     if (!/stylesheet|modulepreload|preload/.test(rel)) continue;
     const href = attribute(tag, 'href');
     if (href) add(href[2] ?? href[3] ?? href[4] ?? '', rel.includes('stylesheet') ? 'style sheet' : rel);
   }
-  for (const match of html.matchAll(/@import\s+(?:url\()?\s*["']?([^"')\s;]+)/gi)) add(match[1]!, 'CSS @import');
+  for (const match of html.matchAll(/@import\s+(?:url\()?\s*["']?([^"')\s;]+)/gi))
+    add(match[1]!, 'CSS @import');
   return found;
 }
 

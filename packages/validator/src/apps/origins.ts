@@ -10,7 +10,8 @@ export function cspOriginProblem(value: unknown): string | undefined {
   if (typeof value !== 'string') return `${JSON.stringify(value)} is not a string`;
   const match = ORIGIN.exec(value);
   if (match === null) return `${JSON.stringify(value)} is not an origin (scheme://host[:port])`;
-  if (match[3] !== undefined && Number(match[3]) > 65_535) return `${JSON.stringify(value)} has no valid port`;
+  if (match[3] !== undefined && Number(match[3]) > 65_535)
+    return `${JSON.stringify(value)} has no valid port`;
   return undefined;
 }
 

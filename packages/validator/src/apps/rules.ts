@@ -117,8 +117,7 @@ export const APPS_RULES = [
     level: 'advisory',
     title: 'Tools link their View with _meta.ui.resourceUri, not only the deprecated _meta["ui/resourceUri"]',
     section: 'Resource Discovery',
-    sentence:
-      'The flat `_meta["ui/resourceUri"]` format is deprecated. Use `_meta.ui.resourceUri` instead.',
+    sentence: 'The flat `_meta["ui/resourceUri"]` format is deprecated. Use `_meta.ui.resourceUri` instead.',
   },
 ] as const satisfies readonly AppsRule[];
 

@@ -87,7 +87,8 @@ async function legacyConversation(
     return {
       era: 'legacy',
       revision,
-      request: (method, params = {}) => ask(channel, { jsonrpc: '2.0', id: channel.nextId(), method, params }, timeoutMs),
+      request: (method, params = {}) =>
+        ask(channel, { jsonrpc: '2.0', id: channel.nextId(), method, params }, timeoutMs),
     };
   }
   return undefined;
@@ -126,7 +127,11 @@ async function ask(
   return {
     call,
     ...(isObject(result) ? { result } : {}),
-    ...(isObject(error) ? { error } : call.response === undefined ? { error: { message: call.failure ?? 'no response' } } : {}),
+    ...(isObject(error)
+      ? { error }
+      : call.response === undefined
+        ? { error: { message: call.failure ?? 'no response' } }
+        : {}),
   };
 }
 
@@ -165,8 +170,10 @@ function hasUiMetadata(tool: Json): boolean {
 export async function runAppsValidation(options: AppsRunOptions): Promise<AppsReport> {
   const outcomes = new Map<AppsRuleId, AppsOutcome[]>();
   const notRun = new Map<AppsRuleId, string>();
-  const pass = (id: AppsRuleId, detail: string) => outcomes.set(id, [...(outcomes.get(id) ?? []), { status: 'pass', detail }]);
-  const fail = (id: AppsRuleId, detail: string) => outcomes.set(id, [...(outcomes.get(id) ?? []), { status: 'fail', detail }]);
+  const pass = (id: AppsRuleId, detail: string) =>
+    outcomes.set(id, [...(outcomes.get(id) ?? []), { status: 'pass', detail }]);
+  const fail = (id: AppsRuleId, detail: string) =>
+    outcomes.set(id, [...(outcomes.get(id) ?? []), { status: 'fail', detail }]);
   const { target, timeoutMs } = options;
   const eras: string[] = [];
   const appTools: string[] = [];
@@ -177,7 +184,8 @@ export async function runAppsValidation(options: AppsRunOptions): Promise<AppsRe
     if (legacy) eras.push(`legacy (${legacy.revision})`);
     if (modern) eras.push(`modern (${modern.revision})`);
     const main = legacy ?? modern;
-    if (main === undefined) throw new Error('the server negotiated no revision (neither initialize nor server/discover)');
+    if (main === undefined)
+      throw new Error('the server negotiated no revision (neither initialize nor server/discover)');
 
     const tools = await listAll(main, 'tools/list', 'tools');
     const resources = await listAll(main, 'resources/list', 'resources');
@@ -203,7 +211,9 @@ export async function runAppsValidation(options: AppsRunOptions): Promise<AppsRe
             visibility !== undefined &&
             (!Array.isArray(visibility) || visibility.some((v) => v !== 'model' && v !== 'app'))
           )
-            problems.push(`_meta.ui.visibility ${JSON.stringify(visibility)} is not an array of "model" / "app"`);
+            problems.push(
+              `_meta.ui.visibility ${JSON.stringify(visibility)} is not an array of "model" / "app"`,
+            );
         }
       }
       if (meta['ui/resourceUri'] !== undefined && typeof meta['ui/resourceUri'] !== 'string')
@@ -213,9 +223,15 @@ export async function runAppsValidation(options: AppsRunOptions): Promise<AppsRe
       const flat = meta['ui/resourceUri'];
       const nested = isObject(ui) ? ui['resourceUri'] : undefined;
       if (typeof flat === 'string' && nested === undefined)
-        fail('apps.deprecated-key', `tool ${name} links its View only with the deprecated _meta["ui/resourceUri"]`);
+        fail(
+          'apps.deprecated-key',
+          `tool ${name} links its View only with the deprecated _meta["ui/resourceUri"]`,
+        );
       else if (typeof flat === 'string' && typeof nested === 'string' && flat !== nested)
-        fail('apps.deprecated-key', `tool ${name}: _meta["ui/resourceUri"] ${flat} differs from _meta.ui.resourceUri ${nested}`);
+        fail(
+          'apps.deprecated-key',
+          `tool ${name}: _meta["ui/resourceUri"] ${flat} differs from _meta.ui.resourceUri ${nested}`,
+        );
       else if (nested !== undefined) pass('apps.deprecated-key', `tool ${name}`);
       for (const uri of [nested, flat]) {
         if (typeof uri !== 'string') continue;
@@ -239,7 +255,11 @@ export async function runAppsValidation(options: AppsRunOptions): Promise<AppsRe
       if (uri.startsWith('ui://')) pass('apps.ui-scheme', `resource ${uri}`);
       else fail('apps.ui-scheme', `resource ${uri} has the app MIME type but is not a ui:// URI`);
       if (resource['mimeType'] === APP_MIME) pass('apps.listed-mime-type', `resource ${uri}`);
-      else fail('apps.listed-mime-type', `resource ${uri} is listed with mimeType ${JSON.stringify(resource['mimeType'])}`);
+      else
+        fail(
+          'apps.listed-mime-type',
+          `resource ${uri} is listed with mimeType ${JSON.stringify(resource['mimeType'])}`,
+        );
       checkResourceMeta(resource, `resource ${uri} (list entry)`, pass, fail);
     }
 
@@ -254,7 +274,8 @@ export async function runAppsValidation(options: AppsRunOptions): Promise<AppsRe
         ? ((contents.find((c) => isObject(c) && c['uri'] === uri) ?? contents[0]) as Json | undefined)
         : undefined;
       if (linkedBy !== undefined) {
-        if (item !== undefined && isObject(item)) pass('apps.link-resolves', `${uri} (linked by ${linkedBy.join(', ')})`);
+        if (item !== undefined && isObject(item))
+          pass('apps.link-resolves', `${uri} (linked by ${linkedBy.join(', ')})`);
         else
           fail(
             'apps.link-resolves',
@@ -266,7 +287,10 @@ export async function runAppsValidation(options: AppsRunOptions): Promise<AppsRe
       else fail('apps.mime-type', `${uri} is read with mimeType ${JSON.stringify(item['mimeType'])}`);
       let html: string | undefined;
       if (typeof item['text'] === 'string') html = item['text'];
-      else if (typeof item['blob'] === 'string' && /^[A-Za-z0-9+/]*={0,2}$/.test(item['blob'].replace(/\s/g, '')))
+      else if (
+        typeof item['blob'] === 'string' &&
+        /^[A-Za-z0-9+/]*={0,2}$/.test(item['blob'].replace(/\s/g, ''))
+      )
         html = Buffer.from(item['blob'], 'base64').toString('utf8');
       if (html === undefined) {
         fail('apps.content', `${uri} has neither a text string nor a base64 blob`);
@@ -278,7 +302,9 @@ export async function runAppsValidation(options: AppsRunOptions): Promise<AppsRe
       else fail('apps.html5', `${uri}: ${problem}`);
       checkResourceMeta(item, `${uri} (read contents)`, pass, fail);
       // The content item's _meta.ui wins over the list entry's.
-      const listedUi = isObject(listedByUri.get(uri)?.['_meta']) ? (listedByUri.get(uri)!['_meta'] as Json)['ui'] : undefined;
+      const listedUi = isObject(listedByUri.get(uri)?.['_meta'])
+        ? (listedByUri.get(uri)!['_meta'] as Json)['ui']
+        : undefined;
       const readUi = isObject(item['_meta']) ? (item['_meta'] as Json)['ui'] : undefined;
       const ui = { ...(isObject(listedUi) ? listedUi : {}), ...(isObject(readUi) ? readUi : {}) };
       const csp = isObject(ui['csp']) ? ui['csp'] : {};
@@ -292,7 +318,11 @@ export async function runAppsValidation(options: AppsRunOptions): Promise<AppsRe
           'apps.remote-assets-declared',
           `${uri} loads ${undeclared.map((a) => `a ${a.what} from ${a.origin}`).join(', ')}, not in csp.resourceDomains ${JSON.stringify(resourceDomains)}: the host's CSP blocks it`,
         );
-      else pass('apps.remote-assets-declared', `${uri}${remote.length === 0 ? ' (no remote scripts or styles)' : ''}`);
+      else
+        pass(
+          'apps.remote-assets-declared',
+          `${uri}${remote.length === 0 ? ' (no remote scripts or styles)' : ''}`,
+        );
     }
 
     // Text fallback: call the app tools the validator may call.
@@ -315,12 +345,26 @@ export async function runAppsValidation(options: AppsRunOptions): Promise<AppsRe
       const answer = await main.request('tools/call', { name, arguments: {} });
       const content = answer.result?.['content'];
       const texts = Array.isArray(content)
-        ? content.filter((b) => isObject(b) && b['type'] === 'text' && typeof b['text'] === 'string' && b['text'].trim() !== '')
+        ? content.filter(
+            (b) =>
+              isObject(b) && b['type'] === 'text' && typeof b['text'] === 'string' && b['text'].trim() !== '',
+          )
         : [];
       if (answer.result === undefined)
-        notRun.set('apps.text-fallback', `tools/call ${name} was answered with an error: ${JSON.stringify(answer.error)}`);
-      else if (texts.length > 0) pass('apps.text-fallback', `tool ${name}: ${JSON.stringify((texts[0] as Json)['text']).slice(0, 80)}`);
-      else fail('apps.text-fallback', `tool ${name} returned ${JSON.stringify(content ?? null).slice(0, 200)}: no text for a text-only host`);
+        notRun.set(
+          'apps.text-fallback',
+          `tools/call ${name} was answered with an error: ${JSON.stringify(answer.error)}`,
+        );
+      else if (texts.length > 0)
+        pass(
+          'apps.text-fallback',
+          `tool ${name}: ${JSON.stringify((texts[0] as Json)['text']).slice(0, 80)}`,
+        );
+      else
+        fail(
+          'apps.text-fallback',
+          `tool ${name} returned ${JSON.stringify(content ?? null).slice(0, 200)}: no text for a text-only host`,
+        );
     }
 
     // Negotiation: clients that did not advertise the UI extension, in every era the server speaks.
@@ -350,7 +394,13 @@ export async function runAppsValidation(options: AppsRunOptions): Promise<AppsRe
   const rules: AppsRuleReport[] = APPS_RULES.map((rule) => {
     const found = outcomes.get(rule.id) ?? [];
     const failed = found.some((o) => o.status === 'fail');
-    const verdict: AppsVerdict = failed ? (rule.level === 'MUST' ? 'fail' : 'warn') : found.length > 0 ? 'pass' : 'not-applicable';
+    const verdict: AppsVerdict = failed
+      ? rule.level === 'MUST'
+        ? 'fail'
+        : 'warn'
+      : found.length > 0
+        ? 'pass'
+        : 'not-applicable';
     const reason = notRun.get(rule.id);
     return {
       id: rule.id,
@@ -438,13 +488,19 @@ export function renderAppsTerminal(report: AppsReport, options: { verbose: boole
   if (report.appTools.length === 0 && report.appResources.length === 0)
     lines.push('No MCP Apps found: no tool links a ui:// resource and none is listed.');
   lines.push('');
-  const mark: Record<AppsVerdict, string> = { pass: 'pass', fail: 'FAIL', warn: 'warn', 'not-applicable': '  - ' };
+  const mark: Record<AppsVerdict, string> = {
+    pass: 'pass',
+    fail: 'FAIL',
+    warn: 'warn',
+    'not-applicable': '  - ',
+  };
   for (const rule of report.rules) {
     lines.push(`${mark[rule.verdict].padEnd(4)} ${rule.id} (${rule.level}) — ${rule.title}`);
     if (rule.verdict === 'fail' || rule.verdict === 'warn' || options.verbose) {
       lines.push(`       “${rule.sentence}” (${rule.section})`);
       for (const outcome of rule.outcomes)
-        if (outcome.status === 'fail' || options.verbose) lines.push(`       ${outcome.status === 'fail' ? '✗' : '✓'} ${outcome.detail}`);
+        if (outcome.status === 'fail' || options.verbose)
+          lines.push(`       ${outcome.status === 'fail' ? '✗' : '✓'} ${outcome.detail}`);
     }
     if (rule.notRun !== undefined) lines.push(`       not run: ${rule.notRun}`);
   }
