@@ -200,6 +200,8 @@ export function appServer(options = {}) {
       }
       switch (name) {
         case 'show_view':
+          // A call that fails as a protocol error (the host then sends the View tool-cancelled).
+          if (args.text === 'fail') return errorResponse(id, -32602, 'show_view refuses the text "fail"');
           return resultResponse(
             id,
             {

@@ -40,7 +40,7 @@ async function limited<T>(tasks: (() => Promise<T>)[], limit: number): Promise<T
   return results;
 }
 
-const flagged = (report: AppsReport) =>
+const flagged = (report: AppsReport): string[] =>
   report.rules.filter((rule) => rule.verdict === 'fail' || rule.verdict === 'warn').map((rule) => rule.id);
 
 describe('the --apps rules', () => {
@@ -86,7 +86,7 @@ describe('the --apps rules', () => {
     for (const [index, report] of reports.entries()) {
       expect(report.exitCode, official[index]).toBe(0);
       expect(report.appTools.length, official[index]).toBeGreaterThan(0);
-      const byId = new Map(report.rules.map((rule) => [rule.id, rule]));
+      const byId = new Map<string, AppsReport['rules'][number]>(report.rules.map((rule) => [rule.id, rule]));
       for (const id of [
         'apps.ui-scheme',
         'apps.link-resolves',

@@ -84,6 +84,7 @@ async function renderApp(
   backend: RunningBackend,
   tool: string,
   serverName: RegExp,
+  text?: string,
 ): Promise<{ page: Page; view: Frame }> {
   const page = await browser.newPage();
   await page.goto(backend.url);
@@ -91,6 +92,7 @@ async function renderApp(
   await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 20_000 }).toMatch(serverName);
   await page.getByRole('tab', { name: 'Tools' }).click();
   await page.getByRole('button', { name: tool, exact: true }).click();
+  if (text !== undefined) await page.locator('[id="args.text"]').fill(text);
   await page.getByRole('button', { name: 'Call tool' }).click();
   await expect.poll(() => page.getByTestId('result').count()).toBe(1);
   await page.getByRole('button', { name: 'Open app view' }).click();
@@ -176,14 +178,14 @@ describe('the host enforces the spec on a View', () => {
       // A View-initiated call of an app tool works; one of a model-only tool is refused by the host.
       expect(
         await view.evaluate(() =>
-          (window as never as { corpusApp: { call(n: string): Promise<string> } }).corpusApp.call(
+          (globalThis as never as { corpusApp: { call(n: string): Promise<string> } }).corpusApp.call(
             'app_refresh',
           ),
         ),
       ).toMatch(/^ok .*refreshed/);
       expect(
         await view.evaluate(() =>
-          (window as never as { corpusApp: { call(n: string): Promise<string> } }).corpusApp.call(
+          (globalThis as never as { corpusApp: { call(n: string): Promise<string> } }).corpusApp.call(
             'model_only',
           ),
         ),
@@ -193,13 +195,13 @@ describe('the host enforces the spec on a View', () => {
       type Fetcher = { corpusApp: { fetch(u: string): Promise<string> } };
       expect(
         await view.evaluate(
-          (url) => (window as never as Fetcher).corpusApp.fetch(url),
+          (url) => (globalThis as never as Fetcher).corpusApp.fetch(url),
           `${declared.origin}/ok`,
         ),
       ).toBe('status 200');
       expect(
         await view.evaluate(
-          (url) => (window as never as Fetcher).corpusApp.fetch(url),
+          (url) => (globalThis as never as Fetcher).corpusApp.fetch(url),
           `${undeclared.origin}/leak`,
         ),
       ).toBe('blocked');
@@ -211,18 +213,22 @@ describe('the host enforces the spec on a View', () => {
 
       // Display modes: the host switches to a mode both sides support and says so in the host context.
       type Modes = { corpusApp: { displayMode(m: string): Promise<string> } };
-      expect(await view.evaluate(() => (window as never as Modes).corpusApp.displayMode('pip'))).toBe(
+      expect(await view.evaluate(() => (globalThis as never as Modes).corpusApp.displayMode('pip'))).toBe(
         'inline',
       );
-      expect(await view.evaluate(() => (window as never as Modes).corpusApp.displayMode('fullscreen'))).toBe(
-        'fullscreen',
-      );
+      expect(
+        await view.evaluate(() => (globalThis as never as Modes).corpusApp.displayMode('fullscreen')),
+      ).toBe('fullscreen');
       await expect.poll(() => view.locator('#context').textContent()).toMatch(/mode fullscreen/);
       expect(await page.getByTestId('app-view').getAttribute('data-display-mode')).toBe('fullscreen');
 
       // Size changes: the View asked for 420 px.
       await expect
-        .poll(() => page.locator('.app-frame-box').evaluate((box) => (box as HTMLElement).style.height))
+        .poll(() =>
+          page
+            .locator('.app-frame-box')
+            .evaluate((box) => (box as unknown as { style: { height: string } }).style.height),
+        )
         .toBe('420px');
 
       // Theme changes reach the View.
@@ -236,6 +242,18 @@ describe('the host enforces the spec on a View', () => {
       expect(text).toMatch(/refused tools\/call model_only/);
       expect(text).toMatch(/host → view ui\/resource-teardown/);
       expect(text).toMatch(/torn down/);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('tells the View the call was cancelled when the tool call fails', async () => {
+    const backend = await backendFor(process.execPath, [CORPUS_APP]);
+    const { page, view } = await renderApp(backend, 'show_view', /Connected to corpus-server/, 'fail');
+    try {
+      await expect.poll(() => view.locator('#input').textContent()).toBe('input {"text":"fail"}');
+      await expect.poll(() => view.locator('#result').textContent()).toMatch(/^cancelled .*refuses the text/);
+      expect(await timelineText(page)).toMatch(/host → view ui\/notifications\/tool-cancelled/);
     } finally {
       await page.close();
     }
