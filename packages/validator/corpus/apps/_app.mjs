@@ -6,7 +6,7 @@
 // capabilities.extensions["io.modelcontextprotocol/ui"] with the MIME type — at initialize (legacy) or in the
 // request's _meta client capabilities (2026-07-28). The View's CSP may declare one connect origin, taken from
 // $CORPUS_APP_CONNECT (tests point it at a loopback server).
-import { ECHO_TOOL, errorResponse, main, resultResponse, tryParse } from '../_server.mjs';
+import { ECHO_TOOL, errorResponse, main, resultResponse } from '../_server.mjs';
 
 export const UI = 'io.modelcontextprotocol/ui';
 export const MIME = 'text/html;profile=mcp-app';
@@ -175,13 +175,9 @@ export function appServer(options = {}) {
   return main({
     tools: uiTools,
     resources: [{ uri: 'test://corpus/readme', name: 'readme', mimeType: 'text/plain' }, resource],
-    line(text, state, next) {
-      const message = tryParse(text);
-      if (message?.method === 'initialize') {
-        const ui = message.params?.capabilities?.extensions?.[UI];
-        if (Array.isArray(ui?.mimeTypes) && ui.mimeTypes.includes(MIME)) negotiated.add(state);
-      }
-      next();
+    afterInitialize({ state, message }) {
+      const ui = message.params?.capabilities?.extensions?.[UI];
+      if (Array.isArray(ui?.mimeTypes) && ui.mimeTypes.includes(MIME)) negotiated.add(state);
     },
     request(message, ctx, next) {
       if (message.method === 'tools/list') {

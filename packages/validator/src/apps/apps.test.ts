@@ -3,11 +3,11 @@
  * corpus (corpus/apps/app-*.mjs) is caught by exactly the rule its header names; the correct corpus app and the
  * official example app servers pass (no MUST failed; the official ones do not negotiate, which is a SHOULD).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { StdioTarget } from '../target.js';
+import { StdioTarget, StreamableHttpTarget } from '../target.js';
 import { runAppsValidation, type AppsReport } from './run.js';
 import { APPS_RULES } from './rules.js';
 
@@ -70,6 +70,34 @@ describe('the --apps rules', () => {
       expect(report.exitCode, name).toBe(must ? 1 : 0);
     }
   }, 120_000);
+
+  it('negotiate over Streamable HTTP too (legacy sessions and modern per-request capabilities)', async () => {
+    const server = spawn(process.execPath, [join(CORPUS, 'correct-app.mjs'), '--http', '--port', '0'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    try {
+      const url = await new Promise<string>((ready, reject) => {
+        let banner = '';
+        server.once('exit', (code) => reject(new Error(`the app server exited (${code}): ${banner}`)));
+        server.stderr!.on('data', (chunk: Buffer) => {
+          banner += chunk.toString();
+          const found = /corpus server on (\S+)/.exec(banner);
+          if (found) ready(found[1]!);
+        });
+      });
+      const report = await runAppsValidation({
+        target: new StreamableHttpTarget({ url, headers: {}, timeoutMs: 15_000 }),
+        timeoutMs: 15_000,
+        callTools: new Set(),
+        callAll: false,
+      });
+      expect(flagged(report)).toEqual([]);
+      expect(report.appTools).toEqual(['show_view', 'app_refresh']);
+      expect(report.rules.find((rule) => rule.id === 'apps.negotiation')?.outcomes).toHaveLength(2);
+    } finally {
+      server.kill('SIGTERM');
+    }
+  }, 60_000);
 
   it('pass the official example app servers', async () => {
     const official = ['server-basic-vanillajs', 'server-budget-allocator', 'server-basic-preact'];
