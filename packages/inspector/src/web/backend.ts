@@ -179,7 +179,15 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
   const token = newToken();
   const guard = new RequestGuard(token);
   let origin = '';
-  const sandbox = await startSandbox(address, () => origin);
+  const sandbox = await startSandbox(address, () => {
+    const port = new URL(origin).port;
+    return [
+      origin,
+      ...[`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`].filter(
+        (o) => o !== origin,
+      ),
+    ];
+  });
   const apps = new AppsRoutes(sandbox);
   const server: Server = createServer((request, response) => {
     void handle(request, response).catch((error: unknown) => {

@@ -426,7 +426,7 @@ function AppFrame(props: {
         window.addEventListener('message', listener);
         created.setResult(props.answer);
         // The listener is in place before the proxy can announce itself.
-        frame.src = view.proxyUrl;
+        frame.src = `${view.proxyUrl}#host=${encodeURIComponent(location.origin)}`;
         setStatus('waiting for the view');
       },
       (failure: Error) => setError(failure.message),

@@ -85,9 +85,10 @@ async function renderApp(
   tool: string,
   serverName: RegExp,
   text?: string,
+  url = backend.url,
 ): Promise<{ page: Page; view: Frame }> {
   const page = await browser.newPage();
-  await page.goto(backend.url);
+  await page.goto(url);
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
   await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 20_000 }).toMatch(serverName);
   await page.getByRole('tab', { name: 'Tools' }).click();
@@ -247,9 +248,11 @@ describe('the host enforces the spec on a View', () => {
     }
   });
 
-  it('tells the View the call was cancelled when the tool call fails', async () => {
+  it('tells the View the call was cancelled when the tool call fails (inspector opened as localhost)', async () => {
     const backend = await backendFor(process.execPath, [CORPUS_APP]);
-    const { page, view } = await renderApp(backend, 'show_view', /Connected to corpus-server/, 'fail');
+    // The inspector opened as localhost (not the 127.0.0.1 it printed): the proxy still talks to it.
+    const url = backend.url.replace('127.0.0.1', 'localhost');
+    const { page, view } = await renderApp(backend, 'show_view', /Connected to corpus-server/, 'fail', url);
     try {
       await expect.poll(() => view.locator('#input').textContent()).toBe('input {"text":"fail"}');
       await expect.poll(() => view.locator('#result').textContent()).toMatch(/^cancelled .*refuses the text/);

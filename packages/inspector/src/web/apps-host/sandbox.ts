@@ -39,7 +39,11 @@ const VIEW_SANDBOX_TOKENS = [
 const PROXY_SCRIPT = `(() => {
   'use strict';
   const root = document.documentElement;
-  const host = root.dataset.host;
+  // The inspector may be open as 127.0.0.1, localhost or [::1]: the page names its origin in the fragment, and
+  // only one of the inspector's own origins is believed.
+  const hosts = (root.dataset.hosts || '').split(' ');
+  const named = new URLSearchParams(location.hash.slice(1)).get('host');
+  const host = hosts.includes(named) ? named : hosts[0];
   const allow = root.dataset.allow || '';
   const permitted = ${JSON.stringify(VIEW_SANDBOX_TOKENS)};
   const reserved = (data) =>
@@ -79,9 +83,9 @@ const PROXY_SCRIPT = `(() => {
 const escapeAttribute = (value: string) =>
   value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-function proxyDocument(hostOrigin: string, view: SandboxView): string {
+function proxyDocument(hostOrigins: readonly string[], view: SandboxView): string {
   return (
-    `<!doctype html><html lang="en" data-host="${escapeAttribute(hostOrigin)}" data-allow="${escapeAttribute(view.allow)}">` +
+    `<!doctype html><html lang="en" data-hosts="${escapeAttribute(hostOrigins.join(' '))}" data-allow="${escapeAttribute(view.allow)}">` +
     '<head><meta charset="utf-8"><title>MCP App sandbox</title>' +
     '<style>html,body{margin:0;padding:0;height:100%;overflow:hidden;background:transparent}' +
     'iframe{border:0;width:100%;height:100%;display:block}</style>' +
@@ -90,7 +94,11 @@ function proxyDocument(hostOrigin: string, view: SandboxView): string {
 }
 
 /** Starts the sandbox listener on `address` (the inspector's loopback address), a port of its own. */
-export async function startSandbox(address: string, hostOrigin: () => string): Promise<RunningSandbox> {
+/** `hostOrigins`: the inspector's own origins (its loopback names), the first the one it printed. */
+export async function startSandbox(
+  address: string,
+  hostOrigins: () => readonly string[],
+): Promise<RunningSandbox> {
   const views = new Map<string, SandboxView>();
   const hosts = new Set<string>();
   const server: Server = createServer((request, response) => handle(request, response));
@@ -120,9 +128,12 @@ export async function startSandbox(address: string, hostOrigin: () => string): P
     const view = found === null ? undefined : views.get(found[1]!);
     if (view === undefined) return refuse(response, 404, 'no such view');
     // Two policies, both enforced: the View's, and one that lets only the inspector frame the proxy.
-    response.setHeader('content-security-policy', [view.header, `frame-ancestors ${hostOrigin()}`]);
+    response.setHeader('content-security-policy', [
+      view.header,
+      `frame-ancestors ${hostOrigins().join(' ')}`,
+    ]);
     response.writeHead(200, { ...common, 'content-type': 'text/html; charset=utf-8' });
-    response.end(proxyDocument(hostOrigin(), view));
+    response.end(proxyDocument(hostOrigins(), view));
   }
 
   await new Promise<void>((ready, reject) => {
