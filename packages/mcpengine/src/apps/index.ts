@@ -1,0 +1,6 @@
+/**
+ * `mcpengine/apps`: MCP Apps (`io.modelcontextprotocol/ui`) on the server — protocol constants and types, app
+ * resources and tools as a server extension, HTML escaping, and shipping a view as one HTML document.
+ * See docs/apps.md.
+ */
+export * from './protocol.js';
