@@ -4,3 +4,15 @@
  * See docs/apps.md.
  */
 export * from './protocol.js';
+export {
+  apps,
+  appsCapability,
+  assertHtmlDocument,
+  callerSupportsApps,
+  McpApps,
+  type AppResourceConfig,
+  type AppToolConfig,
+  type AppToolUi,
+} from './server.js';
+export { escapeHtml, html, jsonForScript, SafeHtml, trustedHtml } from './html.js';
+export { inlineHtmlAssets, readSingleFileView } from './bundle.js';
