@@ -56,8 +56,8 @@ view.on('toolresult', (result) => {
 });
 view.on('toolcancelled', ({ reason }) => status(`Cancelled${reason ? `: ${reason}` : ''}`));
 
-$('append').addEventListener('submit', (event) => {
-  event.preventDefault();
+// A click handler, not a form: hosts' sandboxes may not allow form submission.
+$('add').addEventListener('click', () => {
   const value = Number(($('value') as HTMLInputElement).value);
   status('Adding…');
   view
