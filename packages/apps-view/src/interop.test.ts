@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_MIME_TYPE, APPS_EXTENSION, readSingleFileView } from 'mcpengine/apps';
 import { Client, type ClientSession } from 'mcpengine/client';
 import { createMemoryTransportPair } from 'mcpengine/memory';
-import { createEverythingServer } from '../../../servers/everything/src/server.js';
+import { createEverythingServer } from '@mcpengine/server-everything';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const PAGES = join(ROOT, 'packages/apps-view/test-pages');

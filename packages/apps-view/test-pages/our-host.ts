@@ -18,7 +18,11 @@ const refuse = (id: unknown, code: number, message: string) =>
 
 window.addEventListener('message', (event) => {
   if (event.source !== view) return;
-  const message = event.data as { id?: unknown; method?: string; params?: any };
+  const message = event.data as {
+    id?: unknown;
+    method?: string;
+    params?: { name?: string; [key: string]: unknown };
+  };
   log.push({ received: message });
   if (message.method === undefined) return;
   switch (message.method) {

@@ -7,7 +7,7 @@ export interface McpTool {
 
 declare global {
   interface Window {
-    mcp(method: string, params: unknown): Promise<any>;
+    mcp(method: string, params: unknown): Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON from the server
     hostLog: unknown[];
     hostReady: boolean;
   }
