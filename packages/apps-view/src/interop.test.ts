@@ -137,7 +137,7 @@ describe('our view bridge under the official AppBridge', () => {
       mimeType: APP_MIME_TYPE,
     });
     await entry(page, 'initialized');
-    expect((await hostLog(page)).find((e) => e.initialized).initialized).toEqual({
+    expect((await hostLog(page)).find((e) => e.initialized)!.initialized).toEqual({
       name: 'everything-chart',
       version: '0.1.0',
     });
@@ -153,21 +153,21 @@ describe('our view bridge under the official AppBridge', () => {
     );
     // Size changes reach the host.
     await entry(page, 'size');
-    const size = (await hostLog(page)).find((e) => e.size).size;
+    const size = (await hostLog(page)).find((e) => e.size)!.size;
     expect(size.height).toBeGreaterThan(100);
     // A view-initiated call to the app-only tool goes through the host to the server.
     await frame.locator('#value').fill('9');
     await frame.locator('#add').click();
     await expect.poll(() => frame.locator('#status').textContent()).toBe('Added 9: 4 values');
     expect(await frame.locator('.bar').count()).toBe(4);
-    expect((await hostLog(page)).find((e) => e.calltool).calltool).toEqual({
+    expect((await hostLog(page)).find((e) => e.calltool)!.calltool).toEqual({
       name: 'chart_append',
       arguments: { title: '<b>Sales</b>', values: [3, 1, 4], value: 9 },
     });
     // Model context.
     await frame.locator('#tell').click();
     await entry(page, 'context');
-    expect((await hostLog(page)).find((e) => e.context).context.content[0].text).toContain('3, 1, 4, 9');
+    expect((await hostLog(page)).find((e) => e.context)!.context.content[0].text).toContain('3, 1, 4, 9');
     // Teardown is answered.
     expect(await page.evaluate('window.teardown()')).toEqual({});
     await page.close();
@@ -187,7 +187,7 @@ describe('the official App class under a host written with our protocol types', 
     await expect
       .poll(() => frame.locator('#result').textContent())
       .toBe('{"title":"T","values":[5,6],"total":11,"min":5,"max":6}');
-    const init = (await hostLog(page)).find((e) => e.received?.method === 'ui/initialize').received;
+    const init = (await hostLog(page)).find((e) => e.received?.method === 'ui/initialize')!.received;
     expect(init.params.appInfo).toEqual({ name: 'official-view', version: '1.0.0' });
     expect(typeof init.params.protocolVersion).toBe('string');
     expect((await hostLog(page)).some((e) => e.received?.method === 'ui/notifications/initialized')).toBe(
