@@ -49,10 +49,12 @@ async function bundle(entry: string): Promise<string> {
 
 beforeAll(async () => {
   if (!existsSync(CHART_VIEW)) throw new Error('build the everything server view first: npm run build');
-  const [officialHost, ourHost, officialView] = await Promise.all([
+  const [officialHost, ourHost, officialView, probeHost, probeView] = await Promise.all([
     bundle('official-host.ts'),
     bundle('our-host.ts'),
     bundle('official-view.ts'),
+    bundle('probe-host.ts'),
+    bundle('probe-view.ts'),
   ]);
   // The official view as one document, the way a server would ship it.
   const dir = mkdtempSync(join(tmpdir(), 'apps-view-'));
@@ -60,6 +62,9 @@ beforeAll(async () => {
     copyFileSync(join(PAGES, 'official-view.html'), join(dir, 'index.html'));
     writeFileSync(join(dir, 'official-view.js'), officialView);
     files.set('/view/official.html', await readSingleFileView(dir));
+    copyFileSync(join(PAGES, 'probe-view.html'), join(dir, 'index.html'));
+    writeFileSync(join(dir, 'probe-view.js'), probeView);
+    files.set('/view/probe.html', await readSingleFileView(dir));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -69,6 +74,8 @@ beforeAll(async () => {
   files.set('/official-host.js', officialHost);
   files.set('/our-host.html', page('our-host.js'));
   files.set('/our-host.js', ourHost);
+  files.set('/probe-host.html', page('probe-host.js'));
+  files.set('/probe-host.js', probeHost);
 
   http = createServer((req, res) => {
     const body = files.get(new URL(req.url ?? '/', 'http://x').pathname);
@@ -204,6 +211,111 @@ describe('the official App class under a host written with our protocol types', 
     await expect
       .poll(() => frame.locator('#called').textContent())
       .toMatch(/^refused: .*not available to the app/);
+    await page.close();
+  });
+});
+
+describe('the view bridge keeps to the protocol', () => {
+  it('handshake, source check, replay, context merge, display mode, errors, requests, teardown', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${base}/probe-host.html`);
+    await expect.poll(() => page.evaluate('window.hostReady === true')).toBe(true);
+    await expect.poll(() => page.frame({ name: 'view' })?.evaluate('typeof window.probe')).toBe('object');
+    const view = page.frame({ name: 'view' })!;
+    const received = () => page.evaluate('window.received') as Promise<Record<string, any>[]>;
+    const inView = (code: string) =>
+      view.evaluate(`(async () => { const { view, events } = window.probe; ${code} })()`);
+
+    // Nothing goes out before connect().
+    expect(await inView(`return view.callServerTool('x').then(() => 'sent', (e) => e.message)`)).toBe(
+      'Call connect() first',
+    );
+    // The handshake, and the host's theme and style variables (unsafe names and values skipped).
+    await page.evaluate(`window.answers['ui/initialize'] = { result: {
+      protocolVersion: '2026-01-26', hostInfo: { name: 'probe-host', version: '1' }, hostCapabilities: { openLinks: {} },
+      hostContext: { theme: 'dark', displayMode: 'inline',
+        styles: { variables: { '--color-text-primary': 'rgb(9, 8, 7)', '--x;': 'red', '--y': 'red; color: blue' } } } } }`);
+    expect(await inView('return (await view.connect()).hostInfo')).toEqual({
+      name: 'probe-host',
+      version: '1',
+    });
+    await expect
+      .poll(async () => (await received()).map((m) => m.method))
+      .toContain('ui/notifications/size-changed');
+    const [init, initialized] = await received();
+    expect(init).toMatchObject({
+      jsonrpc: '2.0',
+      method: 'ui/initialize',
+      params: {
+        appInfo: { name: 'probe', version: '1.0.0' },
+        appCapabilities: { availableDisplayModes: ['inline', 'fullscreen'] },
+        protocolVersion: '2026-01-26',
+      },
+    });
+    expect(initialized).toEqual({ jsonrpc: '2.0', method: 'ui/notifications/initialized', params: {} });
+    expect(
+      await inView(`const s = document.documentElement.style;
+        return [document.documentElement.dataset.theme, s.getPropertyValue('--color-text-primary'), s.getPropertyValue('--y')]`),
+    ).toEqual(['dark', 'rgb(9, 8, 7)', '']);
+
+    // Only the host window is heard: a sibling frame's tool result is ignored.
+    const result = { content: [{ type: 'text', text: 'from the host' }] };
+    await page.evaluate(`window.intrude({ jsonrpc: '2.0', method: 'ui/notifications/tool-result',
+      params: { content: [{ type: 'text', text: 'forged' }] } })`);
+    await page.evaluate(
+      `window.send(${JSON.stringify({ jsonrpc: '2.0', method: 'ui/notifications/tool-result', params: result })})`,
+    );
+    await expect.poll(() => inView('return events.filter((e) => e[0] === "toolresult").length')).toBe(1);
+    expect(await inView('return events.find((e) => e[0] === "toolresult")[1]')).toEqual(result);
+    // A listener registered late still receives the last result.
+    expect(await inView('return await new Promise((resolve) => view.on("toolresult", resolve))')).toEqual(
+      result,
+    );
+
+    // Context changes merge.
+    await page.evaluate(
+      `window.send({ jsonrpc: '2.0', method: 'ui/notifications/host-context-changed', params: { theme: 'light' } })`,
+    );
+    await expect.poll(() => inView('return document.documentElement.dataset.theme')).toBe('light');
+    expect(await inView('return [view.hostContext.theme, view.hostContext.displayMode]')).toEqual([
+      'light',
+      'inline',
+    ]);
+
+    // Display mode: the host's answer wins. Errors reject with the JSON-RPC code.
+    await page.evaluate(`window.answers['ui/request-display-mode'] = { result: { mode: 'inline' } };
+      window.answers['tools/call'] = { error: { code: -32602, message: 'Tool add is not available to the app' } };
+      window.answers['ui/open-link'] = { result: {} }; window.answers['ui/message'] = { result: {} };
+      window.answers['ui/update-model-context'] = { result: {} };`);
+    expect(await inView(`return view.requestDisplayMode('fullscreen')`)).toBe('inline');
+    expect(
+      await inView(
+        `return view.callServerTool('add', { a: 1 }).then(() => 'allowed', (e) => [e.name, e.code, e.message])`,
+      ),
+    ).toEqual(['AppRequestError', -32602, 'Tool add is not available to the app']);
+    await inView(`await view.openLink('https://example.com/'); await view.sendMessage('hello');
+      await view.updateModelContext({ structuredContent: { n: 1 } })`);
+    const sent = Object.fromEntries(
+      (await received()).filter((m) => m.method).map((m) => [m.method, m.params]),
+    );
+    expect(sent['ui/request-display-mode']).toEqual({ mode: 'fullscreen' });
+    expect(sent['tools/call']).toEqual({ name: 'add', arguments: { a: 1 } });
+    expect(sent['ui/open-link']).toEqual({ url: 'https://example.com/' });
+    expect(sent['ui/message']).toEqual({ role: 'user', content: [{ type: 'text', text: 'hello' }] });
+    expect(sent['ui/update-model-context']).toEqual({ structuredContent: { n: 1 } });
+
+    // Teardown runs the view's callback, then answers; unknown requests get -32601.
+    await page.evaluate(`window.send({ jsonrpc: '2.0', id: 'td', method: 'ui/resource-teardown', params: {} });
+      window.send({ jsonrpc: '2.0', id: 'nope', method: 'ui/unknown', params: {} })`);
+    await expect
+      .poll(async () => (await received()).filter((m) => m.id === 'td' || m.id === 'nope').length)
+      .toBe(2);
+    const answers = Object.fromEntries(
+      (await received()).filter((m) => typeof m.id === 'string').map((m) => [m.id, m]),
+    );
+    expect(answers.td).toEqual({ jsonrpc: '2.0', id: 'td', result: {} });
+    expect(answers.nope.error.code).toBe(-32601);
+    expect(await inView('return events.some((e) => e[0] === "teardown")')).toBe(true);
     await page.close();
   });
 });
