@@ -147,6 +147,36 @@ describe('mcpengine/apps: resources and results', () => {
   });
 });
 
+describe('mcpengine/apps: handles', () => {
+  it('update() keeps the app rules and remove() unlinks', async () => {
+    const s = new McpServer({ name: 'handles', version: '1.0.0' });
+    const a = apps(s);
+    const view = a.resource({ uri: 'ui://v', name: 'v', html: VIEW });
+    const config = {
+      name: 'refresh',
+      ui: { resourceUri: 'ui://v', visibility: ['app' as const] },
+      handler: () => ({ content: [] }),
+    };
+    const tool = a.tool(config);
+    const peer = await RawPeer.open(s);
+    const names = async (id: number, params = modernParams()) =>
+      (await peer.request(id, 'tools/list', params)).result.tools.map((t: any) => t.name);
+    expect(await names(1)).toEqual([]);
+    tool.update({ ...config, ui: { resourceUri: 'ui://v' } });
+    expect(await names(2)).toEqual(['refresh']);
+    // The wrapped handler survives an update: an empty result is still refused.
+    const call = await peer.request(3, 'tools/call', modernParams({ name: 'refresh', arguments: {} }));
+    expect(call.result.isError).toBe(true);
+    expect(() => tool.update({ ...config, name: 'other' })).toThrow(/cannot change the name/);
+    view.update({ uri: 'ui://v', name: 'v', html: VIEW, prefersBorder: false });
+    const read = await peer.request(4, 'resources/read', modernParams({ uri: 'ui://v' }));
+    expect(read.result.contents[0]._meta).toEqual({ ui: { prefersBorder: false } });
+    tool.remove();
+    view.remove();
+    expect(() => a.tool({ ...config, name: 'late' })).toThrow(/not registered/);
+  });
+});
+
 describe('mcpengine/apps: escaping', () => {
   it('never lets data become markup', () => {
     const name = '<img src=x onerror="alert(1)">&\'`';

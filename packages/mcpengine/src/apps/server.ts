@@ -14,6 +14,7 @@
 import type { ClientCapabilities, JsonObject, MetaObject } from '../protocol/types.js';
 import type { Caller, RequestContext } from '../server/context.js';
 import type { ServerExtension } from '../server/extension.js';
+import type { ResourceConfig } from '../server/features/resources.js';
 import type { ToolConfig, ToolReturn } from '../server/features/tools.js';
 import type { FeatureHandle, McpServer } from '../server/server.js';
 import {
@@ -123,7 +124,7 @@ function hasText(result: ToolReturn): boolean {
  */
 export class McpApps implements ServerExtension {
   readonly id = APPS_EXTENSION;
-  private readonly tools = new Map<string, { resourceUri?: string; visibility?: AppToolVisibility[] }>();
+  private readonly tools = new Map<string, AppToolUi>();
   private readonly resources = new Set<string>();
 
   constructor(private readonly server: McpServer) {}
@@ -143,38 +144,28 @@ export class McpApps implements ServerExtension {
   };
 
   /** Registers a view: a `ui://` resource of MIME type `text/html;profile=mcp-app`. */
-  resource(config: AppResourceConfig): FeatureHandle<unknown> {
-    const where = `App resource ${JSON.stringify(config?.uri)}`;
-    if (typeof config?.uri !== 'string' || !config.uri.startsWith(APP_URI_SCHEME) || config.uri.length <= 5)
-      throw new TypeError(`${where}: the URI must start with ui://`);
-    if (typeof config.html === 'string') assertHtmlDocument(config.html, where);
-    else if (typeof config.html !== 'function')
-      throw new TypeError(`${where}: html must be a string or function`);
-    checkCsp(config.csp, where);
-    if (config.domain !== undefined && (typeof config.domain !== 'string' || /[\s;'"]/.test(config.domain)))
-      throw new TypeError(`${where}: domain must be a host name`);
-    const ui = resourceMeta(config);
-    const _meta: MetaObject = { ...config._meta };
-    if (Object.keys(ui).length > 0) _meta[UI_META_KEY] = ui as JsonObject;
-    const hasMeta = Object.keys(_meta).length > 0;
-    const source = config.html;
-    this.resources.add(config.uri);
-    const handle = this.server.addResource({
-      uri: config.uri,
-      name: config.name,
-      ...(config.title !== undefined && { title: config.title }),
-      ...(config.description !== undefined && { description: config.description }),
-      mimeType: APP_MIME_TYPE,
-      ...(hasMeta && { _meta }),
-      read: async (uri, ctx) => {
-        const html = typeof source === 'string' ? source : await source(ctx);
-        assertHtmlDocument(html, where);
-        return {
-          contents: [{ uri, mimeType: APP_MIME_TYPE, text: html, ...(hasMeta && { _meta }) }],
-        };
+  resource(config: AppResourceConfig): FeatureHandle<AppResourceConfig> {
+    const uri = config?.uri;
+    const prepared = prepareResource(config);
+    if (this.resources.has(uri))
+      throw new TypeError(`App resource ${JSON.stringify(uri)} is already registered`);
+    const handle = this.server.addResource(prepared);
+    this.resources.add(uri);
+    return {
+      get enabled() {
+        return handle.enabled;
       },
-    });
-    return this.tracked(handle, () => this.resources.delete(config.uri));
+      enable: () => handle.enable(),
+      disable: () => handle.disable(),
+      update: (next) => {
+        if (next?.uri !== uri) throw new TypeError(`App resource ${uri}: update() cannot change the URI`);
+        handle.update(prepareResource(next));
+      },
+      remove: () => {
+        handle.remove();
+        this.resources.delete(uri);
+      },
+    };
   }
 
   /**
@@ -182,7 +173,31 @@ export class McpApps implements ServerExtension {
    * that support Apps; app-only tools are listed only to them. Every result must carry text for the model and
    * for clients without Apps (the spec's text fallback): a result without any is turned into a tool error.
    */
-  tool<Args = JsonObject>(config: AppToolConfig<Args>): FeatureHandle<ToolConfig<Args>> {
+  tool<Args = JsonObject>(config: AppToolConfig<Args>): FeatureHandle<AppToolConfig<Args>> {
+    const name = config?.name;
+    const prepared = this.prepareTool(config);
+    const handle = this.server.addTool(prepared.tool);
+    this.tools.set(name, prepared.ui);
+    return {
+      get enabled() {
+        return handle.enabled;
+      },
+      enable: () => handle.enable(),
+      disable: () => handle.disable(),
+      update: (next) => {
+        if (next?.name !== name) throw new TypeError(`App tool ${name}: update() cannot change the name`);
+        const again = this.prepareTool(next);
+        handle.update(again.tool);
+        this.tools.set(name, again.ui);
+      },
+      remove: () => {
+        handle.remove();
+        this.tools.delete(name);
+      },
+    };
+  }
+
+  private prepareTool<Args>(config: AppToolConfig<Args>): { tool: ToolConfig<Args>; ui: AppToolUi } {
     const where = `App tool ${JSON.stringify(config?.name)}`;
     const ui = config?.ui;
     if (ui === null || typeof ui !== 'object') throw new TypeError(`${where}: ui is required`);
@@ -204,12 +219,9 @@ export class McpApps implements ServerExtension {
     }
     if (ui.resourceUri === undefined && ui.visibility === undefined)
       throw new TypeError(`${where}: ui needs a resourceUri or a visibility`);
-    const appOnly = ui.visibility !== undefined && !ui.visibility.includes('model');
     const { ui: _ui, ...rest } = config;
-    const userVisible = rest.visible;
-    const handler = rest.handler;
-    const name = rest.name;
-    const toolConfig: ToolConfig<Args> = {
+    const { visible, handler, name } = rest;
+    const tool: ToolConfig<Args> = {
       ...rest,
       handler: async (args, ctx) => {
         const result = await handler(args, ctx);
@@ -218,31 +230,43 @@ export class McpApps implements ServerExtension {
         return result;
       },
     };
-    if (appOnly)
-      toolConfig.visible = (caller) =>
-        callerSupportsApps(caller) && (userVisible ? userVisible(caller) : true);
-    const entry: { resourceUri?: string; visibility?: AppToolVisibility[] } = {};
+    if (ui.visibility !== undefined && !ui.visibility.includes('model'))
+      tool.visible = (caller) => callerSupportsApps(caller) && (visible ? visible(caller) : true);
+    const entry: AppToolUi = {};
     if (ui.resourceUri !== undefined) entry.resourceUri = ui.resourceUri;
     if (ui.visibility !== undefined) entry.visibility = [...ui.visibility];
-    this.tools.set(name, entry);
-    const handle = this.server.addTool(toolConfig);
-    return this.tracked(handle, () => this.tools.delete(name));
+    return { tool, ui: entry };
   }
+}
 
-  private tracked<C>(handle: FeatureHandle<C>, forget: () => void): FeatureHandle<C> {
-    return {
-      get enabled() {
-        return handle.enabled;
-      },
-      enable: () => handle.enable(),
-      disable: () => handle.disable(),
-      update: (config) => handle.update(config),
-      remove: () => {
-        handle.remove();
-        forget();
-      },
-    };
-  }
+function prepareResource(config: AppResourceConfig): ResourceConfig {
+  const where = `App resource ${JSON.stringify(config?.uri)}`;
+  if (typeof config?.uri !== 'string' || !config.uri.startsWith(APP_URI_SCHEME) || config.uri.length <= 5)
+    throw new TypeError(`${where}: the URI must start with ui://`);
+  if (typeof config.html === 'string') assertHtmlDocument(config.html, where);
+  else if (typeof config.html !== 'function')
+    throw new TypeError(`${where}: html must be a string or function`);
+  checkCsp(config.csp, where);
+  if (config.domain !== undefined && (typeof config.domain !== 'string' || /[\s;'"]/.test(config.domain)))
+    throw new TypeError(`${where}: domain must be a host name`);
+  const ui = resourceMeta(config);
+  const _meta: MetaObject = { ...config._meta };
+  if (Object.keys(ui).length > 0) _meta[UI_META_KEY] = ui as JsonObject;
+  const hasMeta = Object.keys(_meta).length > 0;
+  const source = config.html;
+  return {
+    uri: config.uri,
+    name: config.name,
+    ...(config.title !== undefined && { title: config.title }),
+    ...(config.description !== undefined && { description: config.description }),
+    mimeType: APP_MIME_TYPE,
+    ...(hasMeta && { _meta }),
+    read: async (uri, ctx) => {
+      const html = typeof source === 'string' ? source : await source(ctx);
+      assertHtmlDocument(html, where);
+      return { contents: [{ uri, mimeType: APP_MIME_TYPE, text: html, ...(hasMeta && { _meta }) }] };
+    },
+  };
 }
 
 /** Installs MCP Apps on a server (once; later calls return the same instance). */
