@@ -2,6 +2,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { build as viteBuild } from 'vite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readSingleFileView } from './index.js';
 
@@ -39,6 +40,24 @@ describe('readSingleFileView', () => {
     expect(html).toContain('<script type="module">document.title = "<\\/script>" + "$&";\n</script>');
     expect(html).toContain('<style>body { color: red; }\n</style>');
     expect(html).not.toMatch(/src=|href=|modulepreload/);
+  });
+
+  it('turns a real `vite build` output into one document', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcpengine-vite-'));
+    dirs.push(dir);
+    await writeFile(
+      join(dir, 'index.html'),
+      '<!doctype html><html><head><link rel="stylesheet" href="/style.css"></head>' +
+        '<body><p id="out"></p><script type="module" src="/main.js"></script></body></html>',
+    );
+    await writeFile(join(dir, 'style.css'), 'p { color: rgb(1, 2, 3); }\n');
+    await writeFile(join(dir, 'main.js'), 'document.getElementById("out").textContent = "built by vite";\n');
+    await viteBuild({ root: dir, logLevel: 'silent', configFile: false, build: { outDir: 'dist' } });
+    const html = await readSingleFileView(join(dir, 'dist'));
+    expect(html).toMatch(/^<!doctype html>/i);
+    expect(html).toContain('built by vite');
+    expect(html).toMatch(/<style>p\s*\{\s*color:\s*(#010203|rgb\(1, ?2, ?3\))/);
+    expect(html).not.toMatch(/<script[^>]*\bsrc=|<link[^>]*stylesheet/);
   });
 
   it('refuses remote assets and paths outside the build', async () => {
