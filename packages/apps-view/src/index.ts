@@ -171,6 +171,11 @@ export class AppView {
     return this.request(APPS_METHODS.openLink, { url }) as Promise<AppActionResult>;
   }
 
+  /** Asks the host to download files (embedded resources or resource links); the host should ask the user. */
+  downloadFile(contents: ContentBlock[]): Promise<AppActionResult> {
+    return this.request(APPS_METHODS.downloadFile, { contents }) as Promise<AppActionResult>;
+  }
+
   /** Sends a message to the conversation as the user; the host starts a follow-up turn. */
   sendMessage(content: ContentBlock[] | string): Promise<AppActionResult> {
     const blocks = typeof content === 'string' ? [{ type: 'text' as const, text: content }] : content;
