@@ -286,7 +286,7 @@ describe('the view bridge keeps to the protocol', () => {
     await page.evaluate(`window.answers['ui/request-display-mode'] = { result: { mode: 'inline' } };
       window.answers['tools/call'] = { error: { code: -32602, message: 'Tool add is not available to the app' } };
       window.answers['ui/open-link'] = { result: {} }; window.answers['ui/message'] = { result: {} };
-      window.answers['ui/update-model-context'] = { result: {} };`);
+      window.answers['ui/update-model-context'] = { result: {} }; window.answers['ui/download-file'] = { result: {} };`);
     expect(await inView(`return view.requestDisplayMode('fullscreen')`)).toBe('inline');
     expect(
       await inView(
@@ -294,7 +294,7 @@ describe('the view bridge keeps to the protocol', () => {
       ),
     ).toEqual(['AppRequestError', -32602, 'Tool add is not available to the app']);
     await inView(`await view.openLink('https://example.com/'); await view.sendMessage('hello');
-      await view.updateModelContext({ structuredContent: { n: 1 } })`);
+      await view.updateModelContext({ structuredContent: { n: 1 } }); await view.downloadFile([{ type: 'resource_link', uri: 'test://x', name: 'x' }])`);
     const sent = Object.fromEntries(
       (await received()).filter((m) => m.method).map((m) => [m.method, m.params]),
     );
@@ -303,6 +303,9 @@ describe('the view bridge keeps to the protocol', () => {
     expect(sent['ui/open-link']).toEqual({ url: 'https://example.com/' });
     expect(sent['ui/message']).toEqual({ role: 'user', content: [{ type: 'text', text: 'hello' }] });
     expect(sent['ui/update-model-context']).toEqual({ structuredContent: { n: 1 } });
+    expect(sent['ui/download-file']).toEqual({
+      contents: [{ type: 'resource_link', uri: 'test://x', name: 'x' }],
+    });
 
     // Teardown runs the view's callback, then answers; unknown requests get -32601.
     await page.evaluate(`window.send({ jsonrpc: '2.0', id: 'td', method: 'ui/resource-teardown', params: {} });
