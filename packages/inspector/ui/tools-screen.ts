@@ -1,0 +1,89 @@
+/** The tools screen: a searchable list, a form per tool, progress and results. */
+import { h, type ComponentChild } from 'preact';
+import { useState } from 'preact/hooks';
+import { api, type Json } from './api.js';
+import { ContentBlock } from './content.js';
+import { SearchList, useList } from './lists.js';
+import { Field, RawJsonField, initialValue, type Schema } from './schema-form.js';
+
+export function ToolsPanel({ progress }: { progress: Record<string, Json> }): ComponentChild {
+  const tools = useList('tools/list', 'tools');
+  const [tool, setTool] = useState<Json | undefined>();
+  return h('section', { class: 'split' }, [
+    h(SearchList, { items: tools, label: 'tools', nameOf: (item) => String(item['name']), onPick: setTool }),
+    tool === undefined
+      ? h('p', null, 'Pick a tool.')
+      : h(ToolCall, { tool, progress, key: String(tool['name']) }),
+  ]);
+}
+
+let calls = 0;
+
+function ToolCall({ tool, progress }: { tool: Json; progress: Record<string, Json> }): ComponentChild {
+  const schema = (tool['inputSchema'] as Schema | undefined) ?? { type: 'object' };
+  const [args, setArgs] = useState<unknown>(() => initialValue(schema));
+  const [raw, setRaw] = useState(false);
+  const [callId, setCallId] = useState('');
+  const [answer, setAnswer] = useState<Json | undefined>();
+  const call = async () => {
+    const id = `call-${++calls}`;
+    setCallId(id);
+    setAnswer(undefined);
+    setAnswer(await api('call-tool', { name: tool['name'], arguments: args ?? {}, callId: id }));
+  };
+  const current = progress[callId];
+  return h('div', { class: 'tool' }, [
+    h('h2', null, String(tool['title'] ?? tool['name'])),
+    h('p', null, String(tool['description'] ?? '')),
+    tool['annotations']
+      ? h('p', { class: 'annotations' }, `Annotations: ${JSON.stringify(tool['annotations'])}`)
+      : null,
+    h('label', { class: 'field inline' }, [
+      h('input', { type: 'checkbox', checked: raw, onChange: () => setRaw(!raw) }),
+      h('span', null, 'Edit arguments as raw JSON'),
+    ]),
+    raw
+      ? h(RawJsonField, { schema, value: args, onChange: setArgs, path: 'args', label: 'Arguments' })
+      : h(Field, { schema, value: args, onChange: setArgs, path: 'args', label: 'Arguments' }),
+    h('button', { class: 'primary', onClick: () => void call() }, 'Call tool'),
+    current
+      ? h('div', { class: 'progress' }, [
+          h('progress', {
+            'aria-label': 'Progress',
+            value: Number(current['progress']),
+            ...(current['total'] === undefined ? {} : { max: Number(current['total']) }),
+          }),
+          h(
+            'span',
+            { 'data-testid': 'progress-text' },
+            `${String(current['progress'])}${current['total'] === undefined ? '' : ` / ${String(current['total'])}`} ${String(current['message'] ?? '')}`,
+          ),
+        ])
+      : null,
+    answer === undefined ? null : h(ToolResult, { answer }),
+  ]);
+}
+
+function ToolResult({ answer }: { answer: Json }): ComponentChild {
+  if (answer['error'] !== undefined)
+    return h(
+      'div',
+      { class: 'result error', role: 'alert', 'data-testid': 'result' },
+      `Error: ${JSON.stringify(answer['error'])}`,
+    );
+  const result = answer['result'] as Json;
+  const content = (result['content'] as Json[] | undefined) ?? [];
+  return h('div', { class: `result${result['isError'] === true ? ' error' : ''}`, 'data-testid': 'result' }, [
+    result['isError'] === true ? h('p', null, 'The tool reported an error (isError)') : null,
+    ...((answer['outputFindings'] as string[] | undefined) ?? []).map((finding) =>
+      h('p', { class: 'error', role: 'alert' }, `Output check: ${finding}`),
+    ),
+    ...content.map((block, index) => h(ContentBlock, { block, key: index })),
+    result['structuredContent'] === undefined
+      ? null
+      : h('div', null, [
+          h('h3', null, 'Structured content'),
+          h('pre', null, JSON.stringify(result['structuredContent'], null, 2)),
+        ]),
+  ]);
+}
