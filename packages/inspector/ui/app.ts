@@ -6,11 +6,14 @@ import { h, render, type ComponentChild } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, useEvents, type Ask, type Entry, type Json } from './api.js';
 import { Asks } from './asks.js';
+import { OAuthPanel } from './oauth-screen.js';
 import { PromptsPanel } from './prompts-screen.js';
 import { ResourcesPanel } from './resources-screen.js';
 import { ServerPanel } from './server-screen.js';
 import { TimelinePanel } from './timeline-screen.js';
 import { ToolsPanel } from './tools-screen.js';
+
+const LABELS: Record<string, string> = { oauth: 'OAuth' };
 
 function App(): ComponentChild {
   const [state, setState] = useState<Json>({});
@@ -18,6 +21,7 @@ function App(): ComponentChild {
   const [asks, setAsks] = useState<Ask[]>([]);
   const [progress, setProgress] = useState<Record<string, Json>>({});
   const [tab, setTab] = useState('server');
+  const [oauth, setOAuth] = useState<Json | undefined>();
   useEvents((event) => {
     switch (event['type']) {
       case 'state': {
@@ -36,6 +40,9 @@ function App(): ComponentChild {
       case 'answered':
         setAsks((old) => old.filter((ask) => ask.id !== event['id']));
         break;
+      case 'oauth':
+        setOAuth(event['state'] as Json);
+        break;
       case 'progress':
         setProgress((old) => ({ ...old, [String(event['callId'])]: event['progress'] as Json }));
         break;
@@ -43,7 +50,8 @@ function App(): ComponentChild {
   });
   const connected = state['connected'] === true;
   const info = state['info'] as Json | undefined;
-  const tabs = ['server', 'tools', 'resources', 'prompts', 'timeline'];
+  const http = (state['target'] as Json | null | undefined)?.['kind'] === 'http';
+  const tabs = ['server', 'tools', 'resources', 'prompts', 'timeline', ...(http ? ['oauth'] : [])];
   return h('div', { class: 'app' }, [
     h('header', null, [
       h('h1', null, 'MCPEngine Inspector'),
@@ -53,6 +61,7 @@ function App(): ComponentChild {
           : state['connecting'] === true
             ? 'Connecting…'
             : 'Not connected',
+        state['authorized'] === true ? ' (with the OAuth debugger’s token)' : '',
       ]),
       connected
         ? h('button', { onClick: () => void api('disconnect', {}) }, 'Disconnect')
@@ -71,7 +80,7 @@ function App(): ComponentChild {
         h(
           'button',
           { role: 'tab', 'aria-selected': tab === name, id: `tab-${name}`, onClick: () => setTab(name) },
-          name[0]!.toUpperCase() + name.slice(1),
+          LABELS[name] ?? name[0]!.toUpperCase() + name.slice(1),
         ),
       ),
     ),
@@ -81,6 +90,7 @@ function App(): ComponentChild {
       tab === 'resources' && connected ? h(ResourcesPanel, null) : null,
       tab === 'prompts' && connected ? h(PromptsPanel, null) : null,
       tab === 'timeline' ? h(TimelinePanel, { entries }) : null,
+      tab === 'oauth' && http ? h(OAuthPanel, { oauth, onState: setOAuth }) : null,
     ]),
   ]);
 }

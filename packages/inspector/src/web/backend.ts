@@ -16,6 +16,7 @@ import {
   type InspectionHandlers,
   type JsonObject,
 } from '../core/connection.js';
+import { OAuthDebugger } from '../core/oauth-debugger.js';
 import { serializeSession, sessionOf } from '../core/session-file.js';
 import { describeTarget, type Target } from '../core/target.js';
 import { Timeline, type TimelineEntry } from '../core/timeline.js';
@@ -46,7 +47,8 @@ type UiEvent =
   | { type: 'state'; state: JsonObject }
   | { type: 'ask'; id: number; kind: 'sampling' | 'elicitation'; params: JsonObject }
   | { type: 'answered'; id: number }
-  | { type: 'progress'; callId: string; progress: JsonObject };
+  | { type: 'progress'; callId: string; progress: JsonObject }
+  | { type: 'oauth'; state: JsonObject };
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const CONTENT_TYPES: Record<string, string> = {
@@ -64,6 +66,10 @@ class Session {
   timeline = new Timeline();
   connecting = false;
   error: string | undefined;
+  /** The OAuth debugger of an HTTP target (created once the callback address is known). */
+  oauth: OAuthDebugger | undefined;
+  /** An access token the user chose to connect with (from the OAuth debugger); kept in memory only. */
+  bearer: string | undefined;
   readonly #listeners = new Set<(event: UiEvent) => void>();
   readonly #asks = new Map<
     number,
@@ -92,6 +98,7 @@ class Session {
       target: this.target === undefined ? null : describeTarget(this.target),
       connected: inspection !== undefined,
       connecting: this.connecting,
+      authorized: this.bearer !== undefined,
       error: this.error ?? null,
       ...(inspection === undefined
         ? {}
@@ -136,7 +143,7 @@ class Session {
     this.#unsubscribe = this.timeline.subscribe((entry) => this.emit({ type: 'entry', entry }));
     this.emit({ type: 'state', state: this.state() });
     try {
-      this.inspection = await openInspection(this.target, {
+      this.inspection = await openInspection(this.#effectiveTarget(this.target), {
         revision: this.revision,
         timeline: this.timeline,
         handlers: this.handlers(),
@@ -147,6 +154,12 @@ class Session {
       this.connecting = false;
       this.emit({ type: 'state', state: this.state() });
     }
+  }
+
+  /** The target, with the token chosen in the OAuth debugger (HTTP only; the target stays the CLI's). */
+  #effectiveTarget(target: Target): Target {
+    if (target.kind !== 'http' || this.bearer === undefined) return target;
+    return { ...target, headers: { ...target.headers, authorization: `Bearer ${this.bearer}` } };
   }
 
   async disconnect(): Promise<void> {
@@ -184,7 +197,9 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const origin = guard.checkOrigin(request);
     if (!origin.ok) return send(response, origin.status, { error: origin.reason });
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const path = url.pathname;
+    if (request.method === 'GET' && path === '/oauth/callback') return oauthCallback(response, session, url);
     if (!path.startsWith('/api/')) return serveAsset(response, options.assetsDir, path);
     const auth = guard.checkToken(request);
     if (!auth.ok) return send(response, auth.status, { error: auth.reason });
@@ -202,6 +217,26 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
       case 'POST /api/disconnect':
         await session.disconnect();
         return send(response, 200, session.state());
+      case 'GET /api/oauth':
+        return send(response, 200, oauthOf(session).state());
+      case 'POST /api/oauth/reset': {
+        const body = await readJson(request);
+        const text = (key: string) => (typeof body[key] === 'string' ? (body[key] as string).trim() : '');
+        oauthOf(session).reset({ clientId: text('clientId'), scope: text('scope') });
+        return sendOAuth(response, session);
+      }
+      case 'POST /api/oauth/next':
+        await readJson(request);
+        await oauthOf(session).next();
+        return sendOAuth(response, session);
+      case 'POST /api/oauth/use': {
+        await readJson(request);
+        const token = oauthOf(session).accessToken;
+        if (token === undefined) throw new HttpFailure(409, 'the OAuth debugger has no access token yet');
+        session.bearer = token;
+        await session.disconnect();
+        return send(response, 200, session.state());
+      }
       case 'POST /api/answer': {
         const body = await readJson(request);
         const id = Number(body['id']);
@@ -256,6 +291,12 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
   const port = typeof bound === 'object' && bound !== null ? bound.port : 0;
   guard.listenOn(port);
   const origin = `http://${address === '::1' ? '[::1]' : address}:${port}`;
+  if (options.target?.kind === 'http')
+    session.oauth = new OAuthDebugger({
+      serverUrl: options.target.url,
+      redirectUri: `${origin}/oauth/callback`,
+      ...(options.target.headers === undefined ? {} : { headers: options.target.headers }),
+    });
   return {
     url: `${origin}/#token=${token}`,
     origin,
@@ -266,6 +307,39 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
       await new Promise<void>((done) => server.close(() => done()));
     },
   };
+}
+
+function oauthOf(session: Session): OAuthDebugger {
+  if (session.oauth === undefined)
+    throw new HttpFailure(409, 'the OAuth debugger needs an HTTP server (--url)');
+  return session.oauth;
+}
+
+function sendOAuth(response: ServerResponse, session: Session): void {
+  const state = oauthOf(session).state();
+  session.emit({ type: 'oauth', state });
+  send(response, 200, state);
+}
+
+/**
+ * The authorization server's redirect back (a top-level navigation: no token, no Origin). Only a redirect
+ * carrying the state of the pending authorization is taken; anything else changes nothing.
+ */
+function oauthCallback(response: ServerResponse, session: Session, url: URL): void {
+  const taken = session.oauth?.callback(url.searchParams) ?? false;
+  if (taken) session.emit({ type: 'oauth', state: session.oauth!.state() });
+  response.writeHead(taken ? 200 : 400, {
+    'content-type': 'text/plain; charset=utf-8',
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'cache-control': 'no-store',
+  });
+  response.end(
+    taken
+      ? 'Authorization received: return to the inspector (OAuth tab) and continue.\n'
+      : 'No authorization is waiting for this redirect (wrong or old state).\n',
+  );
 }
 
 function send(response: ServerResponse, status: number, body: unknown): void {
