@@ -37,6 +37,8 @@ export interface Entry {
   text?: string;
   status?: number;
   url?: string;
+  /** The SSE event id a message arrived with (HTTP), or the last one of an HTTP exchange. */
+  eventId?: string;
 }
 
 /** Follows the backend's NDJSON event stream (fetch, so that the token travels in a header). */

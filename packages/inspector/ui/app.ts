@@ -14,6 +14,10 @@ import { TimelinePanel } from './timeline-screen.js';
 import { ToolsPanel } from './tools-screen.js';
 
 const LABELS: Record<string, string> = { oauth: 'OAuth' };
+/** Entries the page keeps (the backend keeps more, and exports them all). */
+const MAX_ENTRIES = 20_000;
+/** Entries arrived and not yet shown. */
+const pending: Entry[] = [];
 
 function App(): ComponentChild {
   const [state, setState] = useState<Json>({});
@@ -22,17 +26,26 @@ function App(): ComponentChild {
   const [progress, setProgress] = useState<Record<string, Json>>({});
   const [tab, setTab] = useState('server');
   const [oauth, setOAuth] = useState<Json | undefined>();
+  const flush = () => {
+    const batch = pending.splice(0);
+    setEntries((old) => {
+      const next = old.concat(batch);
+      return next.length > MAX_ENTRIES ? next.slice(next.length - MAX_ENTRIES) : next;
+    });
+  };
   useEvents((event) => {
     switch (event['type']) {
       case 'state': {
         const next = event['state'] as Json;
         setState(next);
         setAsks((next['asks'] as Ask[]) ?? []);
-        if (next['connecting'] === true) setEntries([]);
+        if (next['connecting'] === true) ((pending.length = 0), setEntries([]));
         break;
       }
       case 'entry':
-        setEntries((old) => [...old, event['entry'] as Entry]);
+        pending.push(event['entry'] as Entry);
+        // A flooding server sends thousands a second: the page takes them in batches.
+        if (pending.length === 1) setTimeout(flush, 50);
         break;
       case 'ask':
         setAsks((old) => [...old, event as unknown as Ask]);

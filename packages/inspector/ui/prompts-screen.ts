@@ -5,7 +5,7 @@ import { api, type Json } from './api.js';
 import { SearchList, useList } from './lists.js';
 
 export function PromptsPanel(): ComponentChild {
-  const prompts = useList('prompts/list', 'prompts');
+  const { items: prompts, error: promptsError } = useList('prompts/list', 'prompts');
   const [prompt, setPrompt] = useState<Json | undefined>();
   const [args, setArgs] = useState<Record<string, string>>({});
   const [got, setGot] = useState<Json | undefined>();
@@ -13,6 +13,7 @@ export function PromptsPanel(): ComponentChild {
   return h('section', { class: 'split' }, [
     h(SearchList, {
       items: prompts,
+      error: promptsError,
       label: 'prompts',
       nameOf: (item) => String(item['name']),
       onPick: (item) => (setPrompt(item), setArgs({}), setGot(undefined)),

@@ -6,8 +6,8 @@ import { ResourceContents } from './content.js';
 import { SearchList, useList } from './lists.js';
 
 export function ResourcesPanel(): ComponentChild {
-  const resources = useList('resources/list', 'resources');
-  const templates = useList('resources/templates/list', 'resourceTemplates');
+  const { items: resources, error: resourcesError } = useList('resources/list', 'resources');
+  const { items: templates } = useList('resources/templates/list', 'resourceTemplates');
   const [read, setRead] = useState<Json | undefined>();
   const open = async (uri: string) =>
     setRead(await api('request', { method: 'resources/read', params: { uri } }));
@@ -15,6 +15,7 @@ export function ResourcesPanel(): ComponentChild {
     h('div', null, [
       h(SearchList, {
         items: resources,
+        error: resourcesError,
         label: 'resources',
         nameOf: (item) => String(item['uri']),
         onPick: (item) => void open(String(item['uri'])),

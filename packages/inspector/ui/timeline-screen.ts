@@ -1,7 +1,8 @@
 /** The session timeline: live or reopened from a saved file, violations flagged, exportable. */
 import { h, type ComponentChild } from 'preact';
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { token, type Entry, type Json } from './api.js';
+import { VirtualList } from './virtual-list.js';
 
 /** A saved session file (JSON Lines: a header, then entries), read in the page; nothing is uploaded. */
 async function readSessionFile(file: File): Promise<{ name: string; entries: Entry[] }> {
@@ -18,8 +19,20 @@ export function TimelinePanel({ entries: live }: { entries: Entry[] }): Componen
   const entries = saved?.entries ?? live;
   const [open, setOpen] = useState<number | undefined>();
   const [onlyViolations, setOnlyViolations] = useState(false);
-  const shown = onlyViolations ? entries.filter((entry) => entry.violations !== undefined) : entries;
-  const violations = entries.filter((entry) => entry.violations !== undefined).length;
+  const [query, setQuery] = useState('');
+  const shown = useMemo(() => {
+    const needle = query.toLowerCase();
+    return entries.filter(
+      (entry) =>
+        (!onlyViolations || entry.violations !== undefined) &&
+        (needle === '' || describeEntry(entry).toLowerCase().includes(needle)),
+    );
+  }, [entries, onlyViolations, query]);
+  const violations = useMemo(
+    () => entries.filter((entry) => entry.violations !== undefined).length,
+    [entries],
+  );
+  const selected = open === undefined ? undefined : entries.find((entry) => entry.seq === open);
   const exportTimeline = async () => {
     const response = await fetch('/api/timeline', { headers: { authorization: `Bearer ${token}` } });
     const link = document.createElement('a');
@@ -60,34 +73,71 @@ export function TimelinePanel({ entries: live }: { entries: Entry[] }): Componen
       }),
       h('span', null, 'Only violations'),
     ]),
-    h(
-      'ol',
-      { class: 'timeline' },
-      shown.slice(-500).map((entry) =>
-        h('li', { key: entry.seq, class: entry.violations ? 'violation' : '' }, [
-          h(
-            'button',
-            {
-              'aria-expanded': open === entry.seq,
-              onClick: () => setOpen(open === entry.seq ? undefined : entry.seq),
-            },
-            `${(entry.atMs / 1000).toFixed(3)}s ${describeEntry(entry)}${entry.violations ? ' ⚠ schema violation' : ''}`,
-          ),
-          open === entry.seq
-            ? h('div', null, [
-                ...(entry.violations ?? []).map((violation) => h('pre', { class: 'error' }, violation)),
-                h('pre', null, JSON.stringify(entry.message ?? entry, null, 2)),
-              ])
-            : null,
+    h('label', { class: 'field inline' }, [
+      h('span', null, 'Filter'),
+      h('input', {
+        type: 'search',
+        'aria-label': 'Filter the timeline',
+        value: query,
+        onInput: (event: Event) => setQuery((event.target as HTMLInputElement).value),
+      }),
+    ]),
+    h(VirtualList<Entry>, {
+      items: shown,
+      rowHeight: 28,
+      height: 420,
+      label: 'Timeline entries',
+      class: 'timeline',
+      follow: true,
+      keyOf: (entry) => entry.seq,
+      row: (entry) =>
+        h(
+          'button',
+          {
+            class: entry.violations ? 'violation' : '',
+            'aria-pressed': open === entry.seq,
+            onClick: () => setOpen(open === entry.seq ? undefined : entry.seq),
+          },
+          `${(entry.atMs / 1000).toFixed(3)}s ${describeEntry(entry)}${entry.violations ? ' ⚠ schema violation' : ''}`,
+        ),
+    }),
+    selected === undefined
+      ? null
+      : h('div', { class: 'entry-detail', 'aria-label': 'Selected entry', role: 'region' }, [
+          h('h3', null, `#${selected.seq} ${describeEntry(selected)}`),
+          ...(selected.violations ?? []).map((violation) => h('pre', { class: 'error' }, violation)),
+          h('pre', null, JSON.stringify(selected.kind === 'message' ? selected.message : selected, null, 2)),
         ]),
-      ),
-    ),
   ]);
 }
 
-function describeEntry(entry: Entry): string {
-  if (entry.kind === 'message')
-    return `${entry.from === 'client' ? '→' : '←'} ${entry.method ?? (entry.inReplyTo ? `result of ${entry.inReplyTo}` : 'response')}`;
-  if (entry.kind === 'http') return `HTTP ${String(entry.status ?? 'failed')} ${entry.url ?? ''}`;
+export function describeEntry(entry: Entry): string {
+  if (entry.kind === 'message') return `${entry.from === 'client' ? '→' : '←'} ${describeMessage(entry)}`;
+  if (entry.kind === 'http')
+    return `HTTP ${entry.method ?? ''} ${String(entry.status ?? 'failed')} ${entry.url ?? ''}${entry.eventId === undefined ? '' : ` (SSE id ${entry.eventId})`}`;
   return `${entry.kind}: ${entry.text ?? ''}`;
+}
+
+/** A message's one-line summary; multi-round-trip requests (2026-07-28) show as rounds. */
+function describeMessage(entry: Entry): string {
+  const message = (typeof entry.message === 'object' && entry.message !== null ? entry.message : {}) as Json;
+  const sse = entry.eventId === undefined ? '' : ` [SSE id ${entry.eventId}]`;
+  if (entry.method !== undefined) {
+    const params = (message['params'] ?? {}) as Json;
+    const inputs = params['inputResponses'] as Json | undefined;
+    if (inputs !== undefined || params['requestState'] !== undefined)
+      return `${entry.method} — next round${inputs === undefined ? '' : `, answering ${Object.keys(inputs).join(', ')}`}${sse}`;
+    return `${entry.method}${sse}`;
+  }
+  if (typeof entry.message === 'string') return `not JSON: ${entry.message.slice(0, 80)}`;
+  const result = message['result'] as Json | undefined;
+  const of = entry.inReplyTo ?? 'a request';
+  if (result?.['resultType'] === 'input_required') {
+    const asks = Object.entries((result['inputRequests'] ?? {}) as Record<string, Json>).map(
+      ([key, ask]) => `${key} (${String(ask?.['method'] ?? '?')})`,
+    );
+    return `${of}: input required${asks.length === 0 ? '' : ` — ${asks.join(', ')}`}${sse}`;
+  }
+  if (message['error'] !== undefined) return `error answering ${of}${sse}`;
+  return `result of ${of}${sse}`;
 }

@@ -7,10 +7,16 @@ import { SearchList, useList } from './lists.js';
 import { Field, RawJsonField, initialValue, type Schema } from './schema-form.js';
 
 export function ToolsPanel({ progress }: { progress: Record<string, Json> }): ComponentChild {
-  const tools = useList('tools/list', 'tools');
+  const { items: tools, error: toolsError } = useList('tools/list', 'tools');
   const [tool, setTool] = useState<Json | undefined>();
   return h('section', { class: 'split' }, [
-    h(SearchList, { items: tools, label: 'tools', nameOf: (item) => String(item['name']), onPick: setTool }),
+    h(SearchList, {
+      items: tools,
+      error: toolsError,
+      label: 'tools',
+      nameOf: (item) => String(item['name']),
+      onPick: setTool,
+    }),
     tool === undefined
       ? h('p', null, 'Pick a tool.')
       : h(ToolCall, { tool, progress, key: String(tool['name']) }),

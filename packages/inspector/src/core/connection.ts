@@ -45,6 +45,8 @@ export interface OpenOptions {
   readonly timeline?: Timeline;
   /** The fetch under the recorder (tests; a proxy-aware fetch). */
   readonly fetch?: FetchLike;
+  /** Called once when the connection ends, whoever ended it (the server hung up, crashed, or `close()`). */
+  readonly onClose?: (error?: Error) => void;
 }
 
 /** Why a session could not start. `auth`: the server answered 401/403; `unreachable`: anything else. */
@@ -229,7 +231,7 @@ export async function openInspection(target: Target, options: OpenOptions = {}):
   let session: ClientSession;
   try {
     session = await Promise.race([
-      client.connect(recordingTransport(transport, timeline), {
+      client.connect(recordingTransport(transport, timeline, options.onClose), {
         revision,
         probeTimeoutMs: Math.min(5_000, connectTimeoutMs),
       }),

@@ -177,6 +177,8 @@ function describe(message: unknown): { method?: string; id?: string | number } {
 /** The inbound callbacks of a transport (structurally the engine's `TransportHandlers`). */
 interface HandlersLike {
   message(text: string): void;
+  close(error?: Error): void;
+  invalid?(problem: unknown): void;
 }
 
 interface TransportLike {
@@ -188,13 +190,26 @@ interface TransportLike {
  * Returns `transport` recording into `timeline`: what the client sends before it goes out, what arrives before
  * the client sees it. Everything else (close, requestFailed, getters) passes through untouched.
  */
-export function recordingTransport<T extends TransportLike>(transport: T, timeline: Timeline): T {
+export function recordingTransport<T extends TransportLike>(
+  transport: T,
+  timeline: Timeline,
+  onClose?: (error?: Error) => void,
+): T {
   const start = (handlers: HandlersLike): void | Promise<void> =>
     (transport.start as (h: HandlersLike) => void | Promise<void>)({
       ...handlers,
       message(text: string) {
         timeline.recordMessage(text, 'server');
         handlers.message(text);
+      },
+      invalid(problem: unknown) {
+        timeline.note('event', `unreadable input from the server: ${describeProblem(problem)}`);
+        handlers.invalid?.(problem);
+      },
+      close(error?: Error) {
+        timeline.note('event', `the connection closed${error === undefined ? '' : `: ${error.message}`}`);
+        handlers.close(error);
+        onClose?.(error);
       },
     });
   const send = (message: string): void => {
@@ -210,4 +225,10 @@ export function recordingTransport<T extends TransportLike>(transport: T, timeli
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
+}
+
+function describeProblem(problem: unknown): string {
+  if (typeof problem !== 'object' || problem === null) return String(problem);
+  const record = problem as Record<string, unknown>;
+  return String(record['message'] ?? record['reason'] ?? JSON.stringify(problem));
 }

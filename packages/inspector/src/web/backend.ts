@@ -143,10 +143,19 @@ class Session {
     this.#unsubscribe = this.timeline.subscribe((entry) => this.emit({ type: 'entry', entry }));
     this.emit({ type: 'state', state: this.state() });
     try {
+      const timeline = this.timeline;
       this.inspection = await openInspection(this.#effectiveTarget(this.target), {
         revision: this.revision,
-        timeline: this.timeline,
+        timeline,
         handlers: this.handlers(),
+        // The server hung up or died: the page learns it and can connect again.
+        onClose: (error) =>
+          queueMicrotask(() => {
+            if (this.inspection === undefined || this.inspection.timeline !== timeline) return;
+            this.inspection = undefined;
+            this.error = `the server closed the connection${error === undefined ? '' : `: ${error.message}`}`;
+            this.emit({ type: 'state', state: this.state() });
+          }),
       });
     } catch (error) {
       this.error = error instanceof ConnectFailure ? error.message : String(error);
@@ -258,6 +267,11 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
             : (progress: object) =>
                 session.emit({ type: 'progress', callId, progress: progress as JsonObject });
         try {
+          if (route === 'POST /api/request' && typeof body['all'] === 'string') {
+            // A whole list, every page (`nextCursor` followed).
+            const result = await inspection.listAll(String(body['method']), body['all']);
+            return send(response, 200, { result });
+          }
           if (route === 'POST /api/request') {
             const result = await inspection.request(
               String(body['method']),
