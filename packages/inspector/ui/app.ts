@@ -39,7 +39,10 @@ function App(): ComponentChild {
         const next = event['state'] as Json;
         setState(next);
         setAsks((next['asks'] as Ask[]) ?? []);
-        if (next['connecting'] === true) ((pending.length = 0), setEntries([]));
+        if (next['connecting'] === true) {
+          pending.length = 0;
+          setEntries([]);
+        }
         break;
       }
       case 'entry':
