@@ -6,6 +6,7 @@ import { h, render, type ComponentChild } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, useEvents, type Ask, type Entry, type Json } from './api.js';
 import { Asks } from './asks.js';
+import { LogsPanel, RootsPanel } from './client-screens.js';
 import { OAuthPanel } from './oauth-screen.js';
 import { PromptsPanel } from './prompts-screen.js';
 import { ResourcesPanel } from './resources-screen.js';
@@ -13,7 +14,7 @@ import { ServerPanel } from './server-screen.js';
 import { TimelinePanel } from './timeline-screen.js';
 import { ToolsPanel } from './tools-screen.js';
 
-const LABELS: Record<string, string> = { oauth: 'OAuth' };
+const LABELS: Record<string, string> = { oauth: 'OAuth', logs: 'Logs' };
 /** Entries the page keeps (the backend keeps more, and exports them all). */
 const MAX_ENTRIES = 20_000;
 /** Entries arrived and not yet shown. */
@@ -67,7 +68,16 @@ function App(): ComponentChild {
   const connected = state['connected'] === true;
   const info = state['info'] as Json | undefined;
   const http = (state['target'] as Json | null | undefined)?.['kind'] === 'http';
-  const tabs = ['server', 'tools', 'resources', 'prompts', 'timeline', ...(http ? ['oauth'] : [])];
+  const tabs = [
+    'server',
+    'tools',
+    'resources',
+    'prompts',
+    'logs',
+    'roots',
+    'timeline',
+    ...(http ? ['oauth'] : []),
+  ];
   return h('div', { class: 'app' }, [
     h('header', null, [
       h('h1', null, 'MCPEngine Inspector'),
@@ -105,6 +115,8 @@ function App(): ComponentChild {
       tab === 'tools' && connected ? h(ToolsPanel, { progress }) : null,
       tab === 'resources' && connected ? h(ResourcesPanel, null) : null,
       tab === 'prompts' && connected ? h(PromptsPanel, null) : null,
+      tab === 'logs' && connected ? h(LogsPanel, { state, entries }) : null,
+      tab === 'roots' ? h(RootsPanel, { state }) : null,
       tab === 'timeline' ? h(TimelinePanel, { entries }) : null,
       tab === 'oauth' && http ? h(OAuthPanel, { oauth, onState: setOAuth }) : null,
     ]),

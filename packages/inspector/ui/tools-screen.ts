@@ -31,12 +31,23 @@ function ToolCall({ tool, progress }: { tool: Json; progress: Record<string, Jso
   const [raw, setRaw] = useState(false);
   const [callId, setCallId] = useState('');
   const [answer, setAnswer] = useState<Json | undefined>();
+  const [running, setRunning] = useState(false);
+  const [asTask, setAsTask] = useState(false);
   const call = async () => {
     const id = `call-${++calls}`;
     setCallId(id);
     setAnswer(undefined);
-    setAnswer(await api('call-tool', { name: tool['name'], arguments: args ?? {}, callId: id }));
+    setRunning(true);
+    try {
+      setAnswer(await api('call-tool', { name: tool['name'], arguments: args ?? {}, callId: id, asTask }));
+    } catch (error) {
+      setAnswer({ error: { message: (error as Error).message } });
+    } finally {
+      setRunning(false);
+    }
   };
+  // 2025-11-25 tools declare it; the modern tasks extension lets the server decide.
+  const taskSupport = (tool['execution'] as Json | undefined)?.['taskSupport'] as string | undefined;
   const current = progress[callId];
   return h('div', { class: 'tool' }, [
     h('h2', null, String(tool['title'] ?? tool['name'])),
@@ -51,7 +62,20 @@ function ToolCall({ tool, progress }: { tool: Json; progress: Record<string, Jso
     raw
       ? h(RawJsonField, { schema, value: args, onChange: setArgs, path: 'args', label: 'Arguments' })
       : h(Field, { schema, value: args, onChange: setArgs, path: 'args', label: 'Arguments' }),
-    h('button', { class: 'primary', onClick: () => void call() }, 'Call tool'),
+    taskSupport === 'forbidden'
+      ? null
+      : h('label', { class: 'field inline' }, [
+          h('input', { type: 'checkbox', checked: asTask, onChange: () => setAsTask(!asTask) }),
+          h(
+            'span',
+            null,
+            `Run as a task (${taskSupport === undefined ? 'the server decides' : `the tool's task support: ${taskSupport}`})`,
+          ),
+        ]),
+    h('button', { class: 'primary', disabled: running, onClick: () => void call() }, 'Call tool'),
+    running
+      ? h('button', { onClick: () => void api('cancel', { callId }).catch(() => undefined) }, 'Cancel call')
+      : null,
     current
       ? h('div', { class: 'progress' }, [
           h('progress', {
@@ -66,7 +90,55 @@ function ToolCall({ tool, progress }: { tool: Json; progress: Record<string, Jso
           ),
         ])
       : null,
-    answer === undefined ? null : h(ToolResult, { answer }),
+    answer === undefined
+      ? null
+      : taskOf(answer) !== undefined
+        ? h(TaskView, { task: taskOf(answer)!, key: String(taskOf(answer)!['taskId']) })
+        : h(ToolResult, { answer }),
+  ]);
+}
+
+/** The task a `tools/call` answer created (2025-11-25 `{ task }`, or the modern `resultType: "task"`). */
+function taskOf(answer: Json): Json | undefined {
+  const result = answer['result'] as Json | undefined;
+  if (result === undefined) return undefined;
+  if (result['resultType'] === 'task') return result;
+  const task = result['task'] as Json | undefined;
+  return typeof task?.['taskId'] === 'string' ? task : undefined;
+}
+
+/** A task-augmented call: its status (polled with `tasks/get`), its final result, cancellation. */
+function TaskView({ task: created }: { task: Json }): ComponentChild {
+  const taskId = String(created['taskId']);
+  const [task, setTask] = useState<Json>(created);
+  const [final, setFinal] = useState<Json | undefined>();
+  const [error, setError] = useState('');
+  const request = (method: string) =>
+    api('request', { method, params: { taskId } }).then((answer) => {
+      if (answer['error'] !== undefined) setError(JSON.stringify(answer['error']));
+      else setTask((answer['result'] as Json | undefined) ?? task);
+    });
+  return h('div', { class: 'task', 'data-testid': 'task' }, [
+    h('h3', null, `Task ${taskId}`),
+    h('p', { 'data-testid': 'task-status' }, [
+      `Status: ${String(task['status'])}`,
+      task['statusMessage'] === undefined ? '' : ` — ${String(task['statusMessage'])}`,
+      task['pollInterval'] === undefined && task['pollIntervalMs'] === undefined
+        ? ''
+        : ` (poll every ${String(task['pollInterval'] ?? task['pollIntervalMs'])} ms)`,
+    ]),
+    h('button', { onClick: () => void request('tasks/get') }, 'Refresh status'),
+    h(
+      'button',
+      {
+        onClick: () =>
+          void api('task-result', { taskId }).then((answer) => (setFinal(answer), void request('tasks/get'))),
+      },
+      'Wait for the result',
+    ),
+    h('button', { onClick: () => void request('tasks/cancel') }, 'Cancel task'),
+    error === '' ? null : h('p', { class: 'error', role: 'alert' }, error),
+    final === undefined ? null : h(ToolResult, { answer: final }),
   ]);
 }
 

@@ -45,6 +45,8 @@ export interface OpenOptions {
   readonly timeline?: Timeline;
   /** The fetch under the recorder (tests; a proxy-aware fetch). */
   readonly fetch?: FetchLike;
+  /** Modern era: ask for log messages at this level on every request (legacy: `logging/setLevel`). */
+  readonly logLevel?: string;
   /** Called once when the connection ends, whoever ended it (the server hung up, crashed, or `close()`). */
   readonly onClose?: (error?: Error) => void;
 }
@@ -199,6 +201,11 @@ export class Inspection {
     )) as unknown as JsonObject;
   }
 
+  /** Sends a notification (e.g. `notifications/roots/list_changed`). */
+  notify(method: string, params?: JsonObject): void {
+    this.#client.notify(method, params as never);
+  }
+
   onNotification(method: string, handler: (params: JsonObject) => void): () => void {
     return this.#client.onNotification(method, handler as never);
   }
@@ -224,6 +231,7 @@ export async function openInspection(target: Target, options: OpenOptions = {}):
     handlers: clientHandlers(options.handlers ?? {}),
     requestTimeoutMs,
     tasks: {},
+    ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel as never }),
   });
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   timeline.note('event', `connecting to ${JSON.stringify(describeTarget(target))}`);

@@ -70,10 +70,16 @@ class Session {
   oauth: OAuthDebugger | undefined;
   /** An access token the user chose to connect with (from the OAuth debugger); kept in memory only. */
   bearer: string | undefined;
+  /** The roots the user gives the server (`roots/list`), edited in the page. */
+  roots: JsonObject[] = [];
+  /** The log level asked for (legacy: `logging/setLevel`; modern: on every request, so set at connection). */
+  logLevel: string | undefined;
+  /** Tool calls in flight, by the page's call id, to cancel them. */
+  readonly calls = new Map<string, AbortController>();
   readonly #listeners = new Set<(event: UiEvent) => void>();
   readonly #asks = new Map<
     number,
-    { kind: string; params: JsonObject; settle: (answer: JsonObject | undefined) => void }
+    { kind: string; params: JsonObject; settle: (answer: JsonObject | undefined, why?: string) => void }
   >();
   #nextAsk = 1;
   #unsubscribe: () => void = () => {};
@@ -99,6 +105,8 @@ class Session {
       connected: inspection !== undefined,
       connecting: this.connecting,
       authorized: this.bearer !== undefined,
+      roots: this.roots,
+      logLevel: this.logLevel ?? null,
       error: this.error ?? null,
       ...(inspection === undefined
         ? {}
@@ -112,17 +120,20 @@ class Session {
     const ask = (kind: 'sampling' | 'elicitation') => (params: JsonObject, signal: AbortSignal) =>
       new Promise<JsonObject>((resolve, reject) => {
         const id = this.#nextAsk++;
-        const settle = (answer: JsonObject | undefined) => {
+        const settle = (answer: JsonObject | undefined, why = `the user declined the ${kind} request`) => {
+          if (!this.#asks.has(id)) return;
           this.#asks.delete(id);
           this.emit({ type: 'answered', id });
-          if (answer === undefined) reject(new Error(`the user declined the ${kind} request`));
+          if (answer === undefined) reject(new Error(why));
           else resolve(answer);
         };
         this.#asks.set(id, { kind, params, settle });
-        signal.addEventListener('abort', () => settle(undefined), { once: true });
+        signal.addEventListener('abort', () => settle(undefined, `the ${kind} request was cancelled`), {
+          once: true,
+        });
         this.emit({ type: 'ask', id, kind, params });
       });
-    return { sampling: ask('sampling'), elicitation: ask('elicitation'), roots: async () => [] };
+    return { sampling: ask('sampling'), elicitation: ask('elicitation'), roots: async () => this.roots };
   }
 
   answer(id: number, answer: JsonObject | undefined): boolean {
@@ -148,6 +159,7 @@ class Session {
         revision: this.revision,
         timeline,
         handlers: this.handlers(),
+        ...(this.logLevel === undefined ? {} : { logLevel: this.logLevel }),
         // The server hung up or died: the page learns it and can connect again.
         onClose: (error) =>
           queueMicrotask(() => {
@@ -246,6 +258,60 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
         await session.disconnect();
         return send(response, 200, session.state());
       }
+      case 'POST /api/roots': {
+        const body = await readJson(request);
+        session.roots = rootsOf(body['roots']);
+        // Legacy era: tell the server (the modern era asks for roots in each request that needs them).
+        if (session.inspection?.era === 'legacy' && session.inspection.server.capabilities !== undefined)
+          session.inspection.notify('notifications/roots/list_changed');
+        session.emit({ type: 'state', state: session.state() });
+        return send(response, 200, session.state());
+      }
+      case 'POST /api/log-level': {
+        const body = await readJson(request);
+        const level = String(body['level']);
+        if (!LOG_LEVELS.includes(level))
+          throw new HttpFailure(400, `level must be one of ${LOG_LEVELS.join(', ')}`);
+        session.logLevel = level;
+        const inspection = session.inspection;
+        if (inspection?.era === 'legacy') {
+          try {
+            await inspection.request('logging/setLevel', { level });
+          } catch (error) {
+            return send(response, 200, {
+              error: serverErrorOf(error) ?? { message: (error as Error).message },
+            });
+          }
+        } else if (inspection !== undefined) {
+          // Modern era: the level travels with every request; a new connection carries it.
+          await session.disconnect();
+          await session.connect();
+        }
+        session.emit({ type: 'state', state: session.state() });
+        return send(response, 200, session.state());
+      }
+      case 'POST /api/cancel': {
+        const body = await readJson(request);
+        const call = session.calls.get(String(body['callId']));
+        call?.abort(new Error('cancelled by the user'));
+        return send(
+          response,
+          call === undefined ? 404 : 200,
+          call === undefined ? { error: 'no such call' } : {},
+        );
+      }
+      case 'POST /api/task-result': {
+        const body = await readJson(request);
+        const inspection = session.inspection;
+        if (inspection === undefined) throw new HttpFailure(409, 'not connected');
+        try {
+          return send(response, 200, { result: await inspection.awaitTask(String(body['taskId'])) });
+        } catch (error) {
+          return send(response, 200, {
+            error: serverErrorOf(error) ?? { message: (error as Error).message },
+          });
+        }
+      }
       case 'POST /api/answer': {
         const body = await readJson(request);
         const id = Number(body['id']);
@@ -280,9 +346,16 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
             return send(response, 200, { result });
           }
           const name = String(body['name']);
-          const result = await inspection.callTool(name, (body['arguments'] as JsonObject) ?? {}, {
-            ...(onProgress === undefined ? {} : { onProgress }),
-          });
+          const abort = new AbortController();
+          if (callId !== undefined) session.calls.set(callId, abort);
+          const result = await inspection
+            .callTool(name, (body['arguments'] as JsonObject) ?? {}, {
+              signal: abort.signal,
+              asTask: body['asTask'] === true,
+              ...(onProgress === undefined ? {} : { onProgress }),
+            })
+            .finally(() => callId !== undefined && session.calls.delete(callId));
+          if (body['asTask'] === true && isTaskAnswer(result)) return send(response, 200, { result });
           return send(response, 200, {
             result,
             outputFindings: await inspection.outputFindings(name, result),
@@ -321,6 +394,30 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
       await new Promise<void>((done) => server.close(() => done()));
     },
   };
+}
+
+const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+const MAX_ROOTS = 100;
+
+/** Roots from the page: `file://` URIs (as the specification requires) with optional names. */
+function rootsOf(value: unknown): JsonObject[] {
+  if (!Array.isArray(value) || value.length > MAX_ROOTS)
+    throw new HttpFailure(400, `roots must be an array of at most ${MAX_ROOTS}`);
+  return value.map((root: unknown) => {
+    const record = (typeof root === 'object' && root !== null ? root : {}) as JsonObject;
+    const uri = record['uri'];
+    if (typeof uri !== 'string' || !uri.startsWith('file://') || uri.length > 4096)
+      throw new HttpFailure(400, `a root needs a file:// URI, got ${JSON.stringify(uri)}`);
+    const name = record['name'];
+    return { uri, ...(typeof name === 'string' && name !== '' ? { name: name.slice(0, 200) } : {}) };
+  });
+}
+
+/** A `tools/call` answered with a task (2025-11-25 `CreateTaskResult`, or the modern tasks extension). */
+function isTaskAnswer(result: JsonObject): boolean {
+  if (result['resultType'] === 'task') return true;
+  const task = result['task'];
+  return typeof task === 'object' && task !== null && typeof (task as JsonObject)['taskId'] === 'string';
 }
 
 function oauthOf(session: Session): OAuthDebugger {

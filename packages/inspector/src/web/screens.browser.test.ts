@@ -1,0 +1,126 @@
+/**
+ * The client-side screens in headless Chromium against the everything server (stdio, 2026-07-28): roots given by
+ * the user and asked for in a multi-round-trip request (the rounds shown in the timeline), a task-augmented call
+ * followed to its result, a call cancelled from the page, and log messages at a level the user picks.
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBackend, type RunningBackend } from './backend.js';
+
+const ROOT = resolve(import.meta.dirname, '../../../..');
+const SERVER = join(ROOT, 'servers/everything/dist/main.js');
+const ASSETS = join(ROOT, 'packages/inspector/dist/ui');
+
+let browser: Browser;
+let backend: RunningBackend;
+let page: Page;
+
+beforeAll(async () => {
+  if (!existsSync(join(ASSETS, 'app.js'))) throw new Error('build the UI first: npm run build');
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+    ],
+  });
+  backend = await startBackend({
+    target: { kind: 'stdio', command: process.execPath, args: [SERVER] },
+    assetsDir: ASSETS,
+  });
+  page = await browser.newPage();
+  await page.goto(backend.url);
+  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  await page
+    .getByTestId('status')
+    .filter({ hasText: /Connected to mcpengine-everything at 2026-07-28/ })
+    .waitFor({ timeout: 20_000 });
+}, 60_000);
+
+afterAll(async () => {
+  await page?.close();
+  await backend?.close();
+  await browser?.close();
+});
+
+async function pickTool(name: string): Promise<void> {
+  await page.getByRole('tab', { name: 'Tools' }).click();
+  await page.getByRole('searchbox', { name: 'Search tools' }).fill(name);
+  await page.getByRole('button', { name, exact: true }).click();
+}
+
+describe('the client-side screens', () => {
+  it('answers roots/list with the roots the user gave, in a second round shown in the timeline', async () => {
+    await page.getByRole('tab', { name: 'Roots' }).click();
+    await page.getByLabel('Root URI').fill('http://not-a-file');
+    await page.getByRole('button', { name: 'Add root' }).click();
+    await expect.poll(() => page.getByRole('alert').last().textContent()).toMatch(/file:\/\/ URI/);
+    await page.getByLabel('Root URI').fill('file:///tmp/project');
+    await page.getByLabel('Root name').fill('project');
+    await page.getByRole('button', { name: 'Add root' }).click();
+    await expect
+      .poll(() => page.getByRole('list', { name: 'Roots' }).textContent())
+      .toMatch(/file:\/\/\/tmp\/project project/);
+
+    await pickTool('test_input_required_result_list_roots');
+    await page.getByRole('button', { name: 'Call tool' }).click();
+    await expect
+      .poll(() => page.getByTestId('result').textContent())
+      .toMatch(/Roots: file:\/\/\/tmp\/project/);
+
+    await page.getByRole('tab', { name: 'Timeline' }).click();
+    const timeline = page.getByRole('list', { name: 'Timeline entries' });
+    await page.getByRole('searchbox', { name: 'Filter the timeline' }).fill('tools/call');
+    await expect
+      .poll(() => timeline.textContent())
+      .toMatch(/← tools\/call: input required — client_roots \(roots\/list\)/);
+    await expect
+      .poll(() => timeline.textContent())
+      .toMatch(/→ tools\/call — next round, answering client_roots/);
+  });
+
+  it('runs a tool as a task and waits for its result', async () => {
+    await pickTool('slow_compute');
+    await page.locator('[id="args.seconds"]').fill('1');
+    await page.getByRole('checkbox', { name: /Run as a task/ }).check();
+    await page.getByRole('button', { name: 'Call tool' }).click();
+    await expect.poll(() => page.getByTestId('task-status').textContent()).toMatch(/Status: working/);
+    await page.getByRole('button', { name: 'Wait for the result' }).click();
+    await expect.poll(() => page.getByTestId('result').textContent()).toMatch(/Computed result in 1s/);
+    await expect.poll(() => page.getByTestId('task-status').textContent()).toMatch(/Status: completed/);
+  });
+
+  it('cancels a call that waits on a sampling request', async () => {
+    await pickTool('test_sampling');
+    await page.locator('[id="args.prompt"]').fill('Never answered');
+    await page.getByRole('button', { name: 'Call tool' }).click();
+    const sampling = page.getByRole('group', { name: 'Sampling request' });
+    await expect.poll(() => sampling.count()).toBe(1);
+    await page.getByRole('button', { name: 'Cancel call' }).click();
+    await expect.poll(() => page.getByTestId('result').textContent()).toMatch(/cancelled/);
+    await expect.poll(() => sampling.count()).toBe(0);
+    await expect.poll(() => page.getByRole('button', { name: 'Call tool' }).isEnabled()).toBe(true);
+  });
+
+  it('shows log messages once the user picks a level', async () => {
+    await page.getByRole('tab', { name: 'Logs' }).click();
+    await page.getByLabel('Log level').selectOption('debug');
+    await expect
+      .poll(() => page.getByTestId('status').textContent(), { timeout: 20_000 })
+      .toMatch(/Connected to mcpengine-everything/);
+    await pickTool('test_tool_with_logging');
+    await page.getByRole('button', { name: 'Call tool' }).click();
+    await expect.poll(() => page.getByTestId('result').textContent()).toMatch(/executed successfully/);
+    await page.getByRole('tab', { name: 'Logs' }).click();
+    await expect
+      .poll(() => page.getByRole('list', { name: 'Notifications' }).textContent())
+      .toMatch(
+        /\[info\].*Tool execution started.*\[info\].*Tool processing data.*\[info\].*Tool execution completed/,
+      );
+  });
+});
