@@ -113,7 +113,7 @@ function App(): ComponentChild {
     h('main', { role: 'tabpanel', 'aria-labelledby': `tab-${tab}` }, [
       tab === 'server' ? h(ServerPanel, { state }) : null,
       tab === 'tools' && connected ? h(ToolsPanel, { progress }) : null,
-      tab === 'resources' && connected ? h(ResourcesPanel, null) : null,
+      tab === 'resources' && connected ? h(ResourcesPanel, { state }) : null,
       tab === 'prompts' && connected ? h(PromptsPanel, null) : null,
       tab === 'logs' && connected ? h(LogsPanel, { state, entries }) : null,
       tab === 'roots' ? h(RootsPanel, { state }) : null,

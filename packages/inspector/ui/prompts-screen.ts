@@ -2,6 +2,8 @@
 import { h, type ComponentChild } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, type Json } from './api.js';
+import { CompletingInput } from './completion.js';
+import { ContentBlock } from './content.js';
 import { SearchList, useList } from './lists.js';
 
 export function PromptsPanel(): ComponentChild {
@@ -23,14 +25,15 @@ export function PromptsPanel(): ComponentChild {
       : h('div', null, [
           h('h2', null, String(prompt['name'])),
           ...declared.map((arg) =>
-            h('label', { class: 'field' }, [
-              h('span', null, `${String(arg['name'])}${arg['required'] ? ' *' : ''}`),
-              h('input', {
-                value: args[String(arg['name'])] ?? '',
-                onInput: (event: Event) =>
-                  setArgs({ ...args, [String(arg['name'])]: (event.target as HTMLInputElement).value }),
-              }),
-            ]),
+            h(CompletingInput, {
+              key: String(arg['name']),
+              label: `${String(arg['name'])}${arg['required'] ? ' *' : ''}`,
+              value: args[String(arg['name'])] ?? '',
+              onInput: (value: string) => setArgs({ ...args, [String(arg['name'])]: value }),
+              reference: { type: 'ref/prompt', name: prompt['name'] },
+              argument: String(arg['name']),
+              context: args,
+            }),
           ),
           h(
             'button',
@@ -43,7 +46,24 @@ export function PromptsPanel(): ComponentChild {
             },
             'Get prompt',
           ),
-          got === undefined ? null : h('pre', null, JSON.stringify(got, null, 2)),
+          got === undefined ? null : h(PromptResult, { got }),
         ]),
   ]);
+}
+
+/** The prompt's messages, each block rendered by type; an error as an alert. */
+function PromptResult({ got }: { got: Json }): ComponentChild {
+  if (got['error'] !== undefined)
+    return h('p', { class: 'error', role: 'alert' }, `Error: ${JSON.stringify(got['error'])}`);
+  const messages = ((got['result'] as Json | undefined)?.['messages'] as Json[] | undefined) ?? [];
+  return h(
+    'div',
+    { 'data-testid': 'prompt-result' },
+    messages.map((message, index) =>
+      h('div', { class: 'message', key: index }, [
+        h('strong', null, `${String(message['role'])}:`),
+        h(ContentBlock, { block: (message['content'] ?? {}) as Json }),
+      ]),
+    ),
+  );
 }

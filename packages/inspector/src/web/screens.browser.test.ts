@@ -1,7 +1,8 @@
 /**
  * The client-side screens in headless Chromium against the everything server (stdio, 2026-07-28): roots given by
  * the user and asked for in a multi-round-trip request (the rounds shown in the timeline), a task-augmented call
- * followed to its result, a call cancelled from the page, and log messages at a level the user picks.
+ * followed to its result, a call cancelled from the page, log messages at a level the user picks, and completion
+ * of prompt arguments and resource template variables.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -122,5 +123,34 @@ describe('the client-side screens', () => {
       .toMatch(
         /\[info\].*Tool execution started.*\[info\].*Tool processing data.*\[info\].*Tool execution completed/,
       );
+  });
+
+  it('completes prompt arguments and template variables, and reads the expanded template', async () => {
+    await page.getByRole('tab', { name: 'Prompts' }).click();
+    await page.getByRole('searchbox', { name: 'Search prompts' }).fill('test_prompt_with_arguments');
+    await page.getByRole('button', { name: 'test_prompt_with_arguments', exact: true }).click();
+    await page.getByLabel('arg1 *').fill('pa');
+    await expect
+      .poll(() => page.getByTestId('completions-arg1').textContent())
+      .toBe('Suggestions: paris, park, party');
+    await page.getByLabel('arg1 *').fill('paris');
+    await page.getByLabel('arg2 *').fill('tomorrow');
+    await page.getByRole('button', { name: 'Get prompt' }).click();
+    await expect
+      .poll(() => page.getByTestId('prompt-result').textContent())
+      .toMatch(/user:.*arg1='paris', arg2='tomorrow'/);
+
+    await page.getByRole('tab', { name: 'Resources' }).click();
+    await page
+      .getByRole('list', { name: 'Templates' })
+      .getByRole('button', { name: 'test://template/{id}/data' })
+      .click();
+    const form = page.getByRole('group', { name: 'Template test://template/{id}/data' });
+    await form.getByLabel('id').fill('4');
+    await expect.poll(() => form.getByTestId('completions-id').textContent()).toBe('Suggestions: 42');
+    await form.getByLabel('id').fill('42');
+    await expect.poll(() => form.getByTestId('expanded-uri').textContent()).toBe('test://template/42/data');
+    await form.getByRole('button', { name: 'Read' }).click();
+    await expect.poll(() => page.locator('.resource').textContent()).toMatch(/Data for ID: 42/);
   });
 });
