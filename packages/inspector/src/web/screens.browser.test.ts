@@ -153,4 +153,26 @@ describe('the client-side screens', () => {
     await form.getByRole('button', { name: 'Read' }).click();
     await expect.poll(() => page.locator('.resource').textContent()).toMatch(/Data for ID: 42/);
   });
+
+  it('renders server markdown on request, sanitised: markup stays text, only http(s) links', async () => {
+    await pickTool('echo');
+    await page
+      .locator('[id="args.text"]')
+      .fill(
+        '# Title\n\n**bold** [bad](javascript:alert(1)) [good](https://example.com) <img src=x onerror=alert(1)>',
+      );
+    await page.getByRole('button', { name: 'Call tool' }).click();
+    const result = page.getByTestId('result');
+    await expect.poll(() => result.textContent()).toMatch(/# Title/);
+    await result.getByRole('button', { name: 'Render as markdown' }).click();
+    await expect.poll(() => result.getByRole('heading', { name: 'Title' }).count()).toBe(1);
+    expect(await result.locator('strong').textContent()).toBe('bold');
+    expect(await result.getByRole('link').count()).toBe(1);
+    expect(await result.getByRole('link').getAttribute('href')).toBe('https://example.com');
+    expect(await result.getByRole('link').getAttribute('rel')).toBe('noopener noreferrer');
+    expect(await result.locator('img, script').count()).toBe(0);
+    expect(await result.textContent()).toMatch(
+      /bad \(javascript:alert\(1\)\).*<img src=x onerror=alert\(1\)>/,
+    );
+  });
 });
