@@ -26,6 +26,8 @@ export interface MessageEntry extends EntryBase {
   readonly bytes: number;
   /** Schema violations of this message, human-readable; absent when it is valid. */
   readonly violations?: readonly string[];
+  /** The SSE event id the message arrived with (HTTP streams that number their events). */
+  readonly eventId?: string;
 }
 
 export interface HttpEntry extends EntryBase {
@@ -77,6 +79,8 @@ export class Timeline {
   readonly #open = new Map<string, string>();
   #seq = 0;
   #dropped = 0;
+  /** SSE events seen by the HTTP recorder and not yet matched to a message: data → event ids. */
+  readonly #sseIds = new Map<string, string[]>();
 
   constructor(options: TimelineOptions = {}) {
     this.#tap = new WireTap(options.revision === undefined ? {} : { revision: options.revision });
@@ -111,6 +115,26 @@ export class Timeline {
     return () => this.#listeners.delete(listener);
   }
 
+  /**
+   * An SSE event with an id arrived on an HTTP stream; the message it carries (its data, exactly) is recorded
+   * when the transport delivers it, and gets the id.
+   */
+  noteSseEvent(data: string, id: string): void {
+    const ids = this.#sseIds.get(data) ?? [];
+    ids.push(id);
+    this.#sseIds.set(data, ids);
+    // Bounded: events whose data never became a message (a comment, a priming event) are forgotten.
+    if (this.#sseIds.size > 1_000) this.#sseIds.delete(this.#sseIds.keys().next().value!);
+  }
+
+  #takeSseId(text: string): string | undefined {
+    const ids = this.#sseIds.get(text);
+    if (ids === undefined) return undefined;
+    const id = ids.shift();
+    if (ids.length === 0) this.#sseIds.delete(text);
+    return id;
+  }
+
   /** Records one serialized message as it crossed the wire, validating it. */
   recordMessage(text: string, from: Side): MessageEntry {
     const before = this.#tap.violations.length;
@@ -133,11 +157,13 @@ export class Timeline {
         this.#open.delete(key(other));
       }
     }
+    const eventId = from === 'server' ? this.#takeSseId(text) : undefined;
     return this.add({
       kind: 'message',
       from,
       message,
       ...fields,
+      ...(eventId === undefined ? {} : { eventId }),
       ...(inReplyTo === undefined ? {} : { inReplyTo }),
       bytes: Buffer.byteLength(text),
       ...(found.length === 0 ? {} : { violations: found }),
