@@ -81,6 +81,7 @@ function App(): ComponentChild {
   return h('div', { class: 'app' }, [
     h('header', null, [
       h('h1', null, 'MCPEngine Inspector'),
+      h(ServerPicker, { state }),
       h('span', { class: 'status', 'data-testid': 'status' }, [
         connected
           ? `Connected to ${String(info?.['name'] ?? 'server')} at ${String(state['revision'])} (${String(state['era'])} era)`
@@ -120,6 +121,25 @@ function App(): ComponentChild {
       tab === 'timeline' ? h(TimelinePanel, { entries }) : null,
       tab === 'oauth' && http ? h(OAuthPanel, { oauth, onState: setOAuth }) : null,
     ]),
+  ]);
+}
+
+/** The servers given at launch (command line, `--config`): the page chooses among them by name only. */
+function ServerPicker({ state }: { state: Json }): ComponentChild {
+  const targets = (state['targets'] as Json[] | undefined) ?? [];
+  if (targets.length < 2) return null;
+  return h('label', { class: 'field inline' }, [
+    h('span', null, 'Server'),
+    h(
+      'select',
+      {
+        'aria-label': 'Server',
+        value: String(state['targetName'] ?? ''),
+        onChange: (event: Event) =>
+          void api('target', { name: (event.target as HTMLSelectElement).value }).catch(() => undefined),
+      },
+      targets.map((named) => h('option', { value: String(named['name']) }, String(named['name']))),
+    ),
   ]);
 }
 

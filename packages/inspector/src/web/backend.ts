@@ -16,6 +16,7 @@ import {
   type InspectionHandlers,
   type JsonObject,
 } from '../core/connection.js';
+import type { NamedTarget } from '../core/config-file.js';
 import { OAuthDebugger } from '../core/oauth-debugger.js';
 import { serializeSession, sessionOf } from '../core/session-file.js';
 import { describeTarget, type Target } from '../core/target.js';
@@ -23,8 +24,12 @@ import { Timeline, type TimelineEntry } from '../core/timeline.js';
 import { loopbackBindAddress, newToken, RequestGuard } from './guard.js';
 
 export interface BackendOptions {
-  /** The one server the UI may connect to; absent: the UI can only open saved timelines. */
+  /** The server named on the command line; absent (and no `targets`): the UI can only open saved timelines. */
   readonly target?: Target;
+  /** Saved servers (a local config file), which the page may pick among by name. */
+  readonly targets?: readonly NamedTarget[];
+  /** The name of the server selected at launch (default: the command line's, else the first saved one). */
+  readonly initial?: string;
   readonly revision?: Revision | 'auto';
   readonly host?: string;
   /** 0 or absent: a free port. */
@@ -84,10 +89,51 @@ class Session {
   #nextAsk = 1;
   #unsubscribe: () => void = () => {};
 
+  /** Where the authorization server sends the user back (the OAuth debugger), once the port is known. */
+  redirectUri = '';
+  #current: string | undefined;
+
   constructor(
-    readonly target: Target | undefined,
+    readonly targets: readonly NamedTarget[],
+    initial: string | undefined,
     readonly revision: Revision | 'auto',
-  ) {}
+  ) {
+    this.#current = initial ?? targets[0]?.name;
+  }
+
+  get target(): Target | undefined {
+    return this.targets.find((named) => named.name === this.#current)?.target;
+  }
+
+  get targetName(): string | undefined {
+    return this.#current;
+  }
+
+  /** The page picks one of the servers given at launch, by name; never a new one. */
+  async choose(name: string): Promise<void> {
+    if (!this.targets.some((named) => named.name === name))
+      throw new HttpFailure(404, `no server named ${JSON.stringify(name)} was given at launch`);
+    if (name === this.#current) return;
+    await this.disconnect();
+    this.#current = name;
+    this.bearer = undefined;
+    this.oauth = undefined;
+    this.error = undefined;
+    this.emit({ type: 'state', state: this.state() });
+  }
+
+  /** The OAuth debugger of the current server (HTTP only), created on first use. */
+  oauthDebugger(): OAuthDebugger {
+    const target = this.target;
+    if (target?.kind !== 'http')
+      throw new HttpFailure(409, 'the OAuth debugger needs an HTTP server (--url)');
+    this.oauth ??= new OAuthDebugger({
+      serverUrl: target.url,
+      redirectUri: this.redirectUri,
+      ...(target.headers === undefined ? {} : { headers: target.headers }),
+    });
+    return this.oauth;
+  }
 
   listen(listener: (event: UiEvent) => void): () => void {
     this.#listeners.add(listener);
@@ -102,6 +148,8 @@ class Session {
     const inspection = this.inspection;
     return {
       target: this.target === undefined ? null : describeTarget(this.target),
+      targetName: this.#current ?? null,
+      targets: this.targets.map((named) => ({ name: named.name, target: describeTarget(named.target) })),
       connected: inspection !== undefined,
       connecting: this.connecting,
       authorized: this.bearer !== undefined,
@@ -202,7 +250,11 @@ class HttpFailure extends Error {
 
 export async function startBackend(options: BackendOptions): Promise<RunningBackend> {
   const address = loopbackBindAddress(options.host ?? '127.0.0.1');
-  const session = new Session(options.target, options.revision ?? 'auto');
+  const targets: NamedTarget[] = [
+    ...(options.target === undefined ? [] : [{ name: 'command line', target: options.target }]),
+    ...(options.targets ?? []),
+  ];
+  const session = new Session(targets, options.initial, options.revision ?? 'auto');
   const token = newToken();
   const guard = new RequestGuard(token);
   const server: Server = createServer((request, response) => {
@@ -256,6 +308,11 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
         if (token === undefined) throw new HttpFailure(409, 'the OAuth debugger has no access token yet');
         session.bearer = token;
         await session.disconnect();
+        return send(response, 200, session.state());
+      }
+      case 'POST /api/target': {
+        const body = await readJson(request);
+        await session.choose(String(body['name']));
         return send(response, 200, session.state());
       }
       case 'POST /api/roots': {
@@ -378,12 +435,7 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
   const port = typeof bound === 'object' && bound !== null ? bound.port : 0;
   guard.listenOn(port);
   const origin = `http://${address === '::1' ? '[::1]' : address}:${port}`;
-  if (options.target?.kind === 'http')
-    session.oauth = new OAuthDebugger({
-      serverUrl: options.target.url,
-      redirectUri: `${origin}/oauth/callback`,
-      ...(options.target.headers === undefined ? {} : { headers: options.target.headers }),
-    });
+  session.redirectUri = `${origin}/oauth/callback`;
   return {
     url: `${origin}/#token=${token}`,
     origin,
@@ -421,9 +473,7 @@ function isTaskAnswer(result: JsonObject): boolean {
 }
 
 function oauthOf(session: Session): OAuthDebugger {
-  if (session.oauth === undefined)
-    throw new HttpFailure(409, 'the OAuth debugger needs an HTTP server (--url)');
-  return session.oauth;
+  return session.oauthDebugger();
 }
 
 function sendOAuth(response: ServerResponse, session: Session): void {
