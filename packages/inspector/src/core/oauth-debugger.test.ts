@@ -88,4 +88,29 @@ describe('OAuthDebugger', () => {
       }),
     );
   });
+
+  it('refuses to follow a public server to a loopback address (no request is sent)', async () => {
+    const sent: string[] = [];
+    // A server at a public name (here served by the real protected example) whose challenge names a loopback URL.
+    const walk = new OAuthDebugger({
+      serverUrl: 'https://mcp.example/mcp',
+      redirectUri: 'http://127.0.0.1:9/oauth/callback',
+      fetch: async (url, init) => {
+        sent.push(url.href);
+        return fetch(url.hostname === 'mcp.example' ? serving.url : url, init);
+      },
+    });
+    expect(await walk.next()).toBe(true);
+    expect(await walk.next()).toBe(false);
+    const step = walk.steps[1]!;
+    expect(step.status).toBe('failed');
+    expect(step.checks).toContainEqual(
+      expect.objectContaining({
+        verdict: 'fail',
+        text: expect.stringMatching(/loopback or private address/),
+      }),
+    );
+    expect(step.exchanges[0]!.error).toMatch(/^not sent/);
+    expect(sent).toEqual(['https://mcp.example/mcp']);
+  });
 });

@@ -22,6 +22,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import {
   authorizationServerMetadataCandidates,
   bearerChallengeOf,
+  isLoopbackHost,
+  isPrivateAddress,
   protectedResourceMetadataCandidates,
 } from 'mcpengine/auth';
 
@@ -280,6 +282,20 @@ export class OAuthDebugger {
   ): Promise<{ response: Response | undefined; text: string }> {
     const started = Date.now();
     const headers = init.headers ?? {};
+    const refusal = this.#refusal(url);
+    if (refusal !== undefined) {
+      step.exchanges.push({
+        request: {
+          method: init.method,
+          url: url.href,
+          headers: redactHeaders(headers),
+          ...bodyOf(init.body),
+        },
+        error: `not sent: ${refusal}`,
+        durationMs: 0,
+      });
+      throw new Error(refusal);
+    }
     try {
       const response = await this.#fetch(url, {
         method: init.method,
@@ -317,6 +333,19 @@ export class OAuthDebugger {
       });
       return { response: undefined, text: '' };
     }
+  }
+
+  /**
+   * Why a URL the server's documents named is not fetched: not http(s), or a loopback/private address named by
+   * a server that is itself public (the debugger must not become a way into the user's network).
+   */
+  #refusal(url: URL): string | undefined {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return `${url.protocol} URLs are not fetched`;
+    const server = new URL(this.#options.serverUrl).hostname;
+    const local = (host: string) => isLoopbackHost(host) || isPrivateAddress(host);
+    if (!local(server) && local(url.hostname))
+      return `a public server named a loopback or private address (${url.host}): refused`;
+    return undefined;
   }
 
   #mcpInit(token?: string): { method: string; headers: Record<string, string>; body: string } {
