@@ -54,6 +54,7 @@ export function LogsPanel({ state, entries }: { state: Json; entries: Entry[] })
         : 'Legacy era: logging/setLevel is sent at once.',
     ),
     error === '' ? null : h('p', { class: 'error', role: 'alert' }, error),
+    modern ? h(Listen, { state }) : null,
     h('label', { class: 'field inline' }, [
       h('input', { type: 'checkbox', checked: onlyLogs, onChange: () => setOnlyLogs(!onlyLogs) }),
       h('span', null, 'Log messages only (else every notification but progress)'),
@@ -136,6 +137,67 @@ export function RootsPanel({ state }: { state: Json }): ComponentChild {
         'Add root',
       ),
     ]),
+    error === '' ? null : h('p', { class: 'error', role: 'alert' }, error),
+  ]);
+}
+
+const FLAGS = [
+  ['toolsListChanged', 'Tool list changes'],
+  ['promptsListChanged', 'Prompt list changes'],
+  ['resourcesListChanged', 'Resource list changes'],
+] as const;
+
+/** Modern era: one `subscriptions/listen` stream, its filter chosen here; what the server acknowledged shown. */
+function Listen({ state }: { state: Json }): ComponentChild {
+  const listening = state['listening'] as Json | null | undefined;
+  const [flags, setFlags] = useState<Record<string, boolean>>({});
+  const [uris, setUris] = useState('');
+  const [error, setError] = useState('');
+  const listen = (filter: Json | null) =>
+    api('listen', { filter }).then(
+      (answer) => setError(answer['error'] === undefined ? '' : JSON.stringify(answer['error'])),
+      (failure: Error) => setError(failure.message),
+    );
+  return h('fieldset', { class: 'field' }, [
+    h('legend', null, 'Subscriptions (subscriptions/listen)'),
+    ...FLAGS.map(([flag, label]) =>
+      h('label', { class: 'field inline' }, [
+        h('input', {
+          type: 'checkbox',
+          checked: flags[flag] === true,
+          onChange: () => setFlags({ ...flags, [flag]: !flags[flag] }),
+        }),
+        h('span', null, label),
+      ]),
+    ),
+    h('label', { class: 'field' }, [
+      h('span', null, 'Resource URIs to watch (one a line)'),
+      h('textarea', {
+        rows: 2,
+        value: uris,
+        onInput: (event: Event) => setUris((event.target as HTMLTextAreaElement).value),
+      }),
+    ]),
+    h(
+      'button',
+      {
+        onClick: () =>
+          void listen({
+            ...flags,
+            resourceSubscriptions: uris
+              .split('\n')
+              .map((uri) => uri.trim())
+              .filter((uri) => uri !== ''),
+          }),
+      },
+      'Listen',
+    ),
+    listening ? h('button', { onClick: () => void listen(null) }, 'Stop listening') : null,
+    h(
+      'p',
+      { 'data-testid': 'listening' },
+      listening ? `Listening; the server acknowledged ${JSON.stringify(listening)}` : 'Not listening',
+    ),
     error === '' ? null : h('p', { class: 'error', role: 'alert' }, error),
   ]);
 }

@@ -201,6 +201,19 @@ export class Inspection {
     )) as unknown as JsonObject;
   }
 
+  /**
+   * Modern era: opens a `subscriptions/listen` stream for `filter`; its notifications are recorded in the
+   * timeline like any other message. Resolves with what the server acknowledged.
+   */
+  listen(filter: JsonObject): { acknowledged: Promise<JsonObject>; ended: Promise<void>; close(): void } {
+    const subscription = this.#client.listen(filter as never, () => {});
+    return {
+      acknowledged: subscription.acknowledged as Promise<JsonObject>,
+      ended: subscription.ended,
+      close: () => subscription.close(),
+    };
+  }
+
   /** Sends a notification (e.g. `notifications/roots/list_changed`). */
   notify(method: string, params?: JsonObject): void {
     this.#client.notify(method, params as never);

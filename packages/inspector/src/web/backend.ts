@@ -79,6 +79,8 @@ class Session {
   roots: JsonObject[] = [];
   /** The log level asked for (legacy: `logging/setLevel`; modern: on every request, so set at connection). */
   logLevel: string | undefined;
+  /** The open `subscriptions/listen` stream (modern era) and what the server acknowledged. */
+  listening: { close(): void; filter: JsonObject } | undefined;
   /** Tool calls in flight, by the page's call id, to cancel them. */
   readonly calls = new Map<string, AbortController>();
   readonly #listeners = new Set<(event: UiEvent) => void>();
@@ -154,6 +156,7 @@ class Session {
       connecting: this.connecting,
       authorized: this.bearer !== undefined,
       roots: this.roots,
+      listening: this.listening?.filter ?? null,
       logLevel: this.logLevel ?? null,
       error: this.error ?? null,
       ...(inspection === undefined
@@ -232,6 +235,7 @@ class Session {
   }
 
   async disconnect(): Promise<void> {
+    this.listening = undefined;
     const inspection = this.inspection;
     this.inspection = undefined;
     await inspection?.close();
@@ -313,6 +317,37 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
       case 'POST /api/target': {
         const body = await readJson(request);
         await session.choose(String(body['name']));
+        return send(response, 200, session.state());
+      }
+      case 'POST /api/listen': {
+        const body = await readJson(request);
+        const inspection = session.inspection;
+        if (inspection === undefined) throw new HttpFailure(409, 'not connected');
+        if (inspection.era !== 'modern')
+          throw new HttpFailure(
+            409,
+            'subscriptions/listen is modern-era (2026-07-28); use resources/subscribe',
+          );
+        session.listening?.close();
+        session.listening = undefined;
+        if (body['filter'] !== null) {
+          const subscription = inspection.listen(filterOf(body['filter']));
+          try {
+            const filter = await subscription.acknowledged;
+            session.listening = { close: subscription.close, filter };
+            void subscription.ended.then(() => {
+              if (session.listening?.close !== subscription.close) return;
+              session.listening = undefined;
+              session.emit({ type: 'state', state: session.state() });
+            });
+          } catch (error) {
+            subscription.close();
+            return send(response, 200, {
+              error: serverErrorOf(error) ?? { message: (error as Error).message },
+            });
+          }
+        }
+        session.emit({ type: 'state', state: session.state() });
         return send(response, 200, session.state());
       }
       case 'POST /api/roots': {
@@ -463,6 +498,21 @@ function rootsOf(value: unknown): JsonObject[] {
     const name = record['name'];
     return { uri, ...(typeof name === 'string' && name !== '' ? { name: name.slice(0, 200) } : {}) };
   });
+}
+
+/** A `subscriptions/listen` filter from the page: the known flags and at most 256 resource URIs. */
+function filterOf(value: unknown): JsonObject {
+  const record = (typeof value === 'object' && value !== null ? value : {}) as JsonObject;
+  const out: JsonObject = {};
+  for (const flag of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'])
+    if (record[flag] === true) out[flag] = true;
+  const uris = record['resourceSubscriptions'];
+  if (uris !== undefined) {
+    if (!Array.isArray(uris) || uris.length > 256 || uris.some((uri) => typeof uri !== 'string'))
+      throw new HttpFailure(400, 'resourceSubscriptions must be at most 256 URIs');
+    if (uris.length > 0) out['resourceSubscriptions'] = uris;
+  }
+  return out;
 }
 
 /** A `tools/call` answered with a task (2025-11-25 `CreateTaskResult`, or the modern tasks extension). */

@@ -175,4 +175,23 @@ describe('the client-side screens', () => {
       /bad \(javascript:alert\(1\)\).*<img src=x onerror=alert\(1\)>/,
     );
   });
+
+  it('listens for list changes with subscriptions/listen and shows the notifications', async () => {
+    await page.getByRole('tab', { name: 'Logs' }).click();
+    await page.getByRole('checkbox', { name: 'Tool list changes' }).check();
+    await page.getByRole('button', { name: 'Listen' }).click();
+    await expect
+      .poll(() => page.getByTestId('listening').textContent())
+      .toMatch(/Listening; the server acknowledged \{"toolsListChanged":true\}/);
+    await pickTool('test_trigger_tool_change');
+    await page.getByRole('button', { name: 'Call tool' }).click();
+    await expect.poll(() => page.getByTestId('result').textContent()).toMatch(/test_dynamic_tool/);
+    await page.getByRole('tab', { name: 'Logs' }).click();
+    await page.getByRole('checkbox', { name: /Log messages only/ }).uncheck();
+    await expect
+      .poll(() => page.getByRole('list', { name: 'Notifications' }).textContent())
+      .toMatch(/notifications\/tools\/list_changed/);
+    await page.getByRole('button', { name: 'Stop listening' }).click();
+    await expect.poll(() => page.getByTestId('listening').textContent()).toBe('Not listening');
+  });
 });
