@@ -19,6 +19,7 @@ import type { LegacySubscriber, ListKind } from './broadcast.js';
 import type { ClientIdentity, InputOptions, RequestContext, RequestIO } from './context.js';
 import { checkInputResponse, requireCapability } from './input.js';
 import { clientRunsAsTask, requestAsTask } from './task-input.js';
+import { abortRequest } from './context.js';
 
 export class LegacySession implements LegacySubscriber {
   /** Cryptographically random, visible ASCII only (0x21–0x7E), as Streamable HTTP requires. */
@@ -103,7 +104,7 @@ export class LegacySession implements LegacySubscriber {
     if (this.closed) return;
     this.closed = true;
     this.defaultOutbox = CLOSED_OUTBOX;
-    for (const ctx of this.inflight.values()) ctx._abort(new Error(reason));
+    for (const ctx of this.inflight.values()) abortRequest(ctx, new Error(reason));
     this.inflight.clear();
     this.outgoing.closeAll(reason);
     for (const listener of this.closeListeners.splice(0)) {

@@ -30,6 +30,7 @@ import type { ListItem, ListRequest } from './lists.js';
 import { listPage, RawResult } from './lists.js';
 import type { ListKind } from './cursor.js';
 import type { Call, MethodHandler, Outcome } from './dispatch.js';
+import { isRequestAborted } from './context.js';
 
 function isInputRequired(value: unknown): boolean {
   return typeof value === 'object' && value !== null && (value as JsonObject).resultType === 'input_required';
@@ -104,7 +105,7 @@ function invokeTool(tool: CompiledTool, call: Call, args: unknown): Outcome | Pr
 
 /** A handler's exception is a tool error (`isError`), except protocol errors and failures after cancellation. */
 function toolFailure(call: Call, error: unknown): Outcome {
-  if (error instanceof ProtocolError || call.ctx._isAborted) throw error;
+  if (error instanceof ProtocolError || isRequestAborted(call.ctx)) throw error;
   return toolErrorResult(error) as unknown as JsonObject;
 }
 

@@ -29,6 +29,7 @@ import { TaskLimitError } from './store.js';
 import { TaskIO } from './task-io.js';
 import { TASKS_EXTENSION } from './types.js';
 import { createTaskResult } from './wire.js';
+import { isRequestAborted } from '../context.js';
 
 /** The client declared the tasks extension on this request. */
 export function declaresTasksExtension(capabilities: ClientCapabilities): boolean {
@@ -188,7 +189,7 @@ async function prepare(tool: CompiledTool, args: unknown, call: Call): Promise<P
   try {
     returned = await hook(args as never, call.ctx);
   } catch (error) {
-    if (error instanceof ProtocolError || call.ctx._isAborted) throw error;
+    if (error instanceof ProtocolError || isRequestAborted(call.ctx)) throw error;
     return { kind: 'answer', outcome: { result: toolErrorResult(error) as unknown as JsonObject } };
   }
   if (returned === undefined) return { kind: 'task' };
