@@ -23,7 +23,7 @@ import { emptyResponse, errorResponse, TRANSPORT_ERROR } from './server-response
 import { HttpSseEndpoint } from './server-sse.js';
 import { quotaKey, SessionQuota } from './session-quota.js';
 import { Deadlines } from './deadlines.js';
-import { bodyCollector, requestPathname, requestUrl } from './node-request.js';
+import { bodyCollector, requestPathname, requestUrl } from './server-request.js';
 import { accepts, isJsonContentType } from './security.js';
 import { SseConnection } from './sse-writer.js';
 

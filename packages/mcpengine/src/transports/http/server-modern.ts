@@ -14,7 +14,7 @@ import type { AuthInfo, RequestContext } from '../../server/context.js';
 import { abortRequest } from '../../internal/server.js';
 import type { ResponseOut } from '../../server/core.js';
 import type { HttpContext } from './server-context.js';
-import { cameThroughNode } from './node-request.js';
+import { cameThroughAdapter } from './server-request.js';
 import { Exchange } from './server-exchange.js';
 import { checkRequestHeaders } from './server-headers.js';
 import { errorResponse, modernStatus, TRANSPORT_ERROR } from './server-responses.js';
@@ -89,7 +89,7 @@ export class ModernEndpoint {
         connect: () => this.http.connection(),
         retryMs: options.retryMs,
         streamAfterMs: options.streamAfterMs,
-        viaNode: cameThroughNode(request),
+        lightReply: cameThroughAdapter(request),
         statusOf: modernStatus,
         // Closing the response stream is the cancellation signal of this revision.
         onGone: () => {
