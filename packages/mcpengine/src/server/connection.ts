@@ -274,10 +274,10 @@ export class ServerConnection {
     if (method === 'notifications/cancelled') {
       const ctx = this.modernInflight.get(params.requestId as RequestId);
       if (ctx) {
-        const cancel = () =>
+        const cancel = (passed: JsonObject) =>
           abortRequest(
             ctx,
-            new Error(typeof params.reason === 'string' ? params.reason : 'cancelled by client'),
+            new Error(typeof passed.reason === 'string' ? passed.reason : 'cancelled by client'),
           );
         this.core.aroundNotification({ method, params, revision: REVISION_SPECS[ctx.revision] }, cancel);
         return;

@@ -436,7 +436,7 @@ export class ServerCore {
   /** Runs a received notification's built-in handling inside the middleware chain. */
   aroundNotification(
     notification: { method: string; params: JsonObject; revision: RevisionSpec },
-    handle: () => void,
+    handle: (params: JsonObject) => void,
   ): void {
     const { method, params, revision } = notification;
     runNotificationMiddleware(
@@ -832,8 +832,8 @@ export class ServerCore {
     const params = notification.params ?? {};
     if (this.middleware.length === 0) this.legacyNotification(session, notification.method, params);
     else
-      this.aroundNotification({ method: notification.method, params, revision: session.revision }, () =>
-        this.legacyNotification(session, notification.method, params),
+      this.aroundNotification({ method: notification.method, params, revision: session.revision }, (passed) =>
+        this.legacyNotification(session, notification.method, passed),
       );
   }
 
