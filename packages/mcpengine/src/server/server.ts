@@ -175,7 +175,7 @@ export class McpServer {
     compiled: Compiled,
     compile: (config: Config) => Compiled,
   ): FeatureHandle<Config> {
-    const map = this.entries[kind] as unknown as Map<string, Entry<Compiled>>;
+    const map = this.entries[kind] as Map<string, Entry<Compiled>>;
     if (map.has(key)) throw new TypeError(`Duplicate ${kind.slice(0, -1)}: ${key}`);
     const entry: Entry<Compiled> = { compiled, enabled: true };
     map.set(key, entry);

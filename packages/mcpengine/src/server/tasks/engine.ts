@@ -444,14 +444,14 @@ export class TaskEngine {
     try {
       if (record.dialect === 'experimental') {
         if (session?.initialized) {
-          session.notify('notifications/tasks/status', experimentalTask(record) as unknown as JsonObject);
+          session.notify('notifications/tasks/status', experimentalTask(record));
         }
         return;
       }
       let json: JsonObject | undefined;
       for (const listener of this.deps.listeners()) {
         if (!listener.filter.taskIds?.includes(record.taskId)) continue;
-        json ??= detailedTask(record) as unknown as JsonObject;
+        json ??= detailedTask(record);
         listener.outbox.send(taggedNotification('notifications/tasks', listener.id, json));
       }
     } catch (error) {

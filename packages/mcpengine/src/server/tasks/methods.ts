@@ -32,9 +32,7 @@ async function findTask(engine: TaskEngine, call: Call): Promise<TaskRecord> {
 }
 
 function wireTask(task: TaskRecord): JsonObject {
-  return (task.dialect === 'experimental'
-    ? experimentalTask(task)
-    : detailedTask(task)) as unknown as JsonObject;
+  return task.dialect === 'experimental' ? experimentalTask(task) : detailedTask(task);
 }
 
 async function getTask(engine: TaskEngine, call: Call): Promise<Outcome> {

@@ -132,8 +132,7 @@ export async function callToolAsTask(
   let args: unknown;
   try {
     const checked = await validateToolArguments(tool, call.params, call.revision);
-    if (!checked.ok)
-      prepared = { kind: 'answer', outcome: { result: checked.result as unknown as JsonObject } };
+    if (!checked.ok) prepared = { kind: 'answer', outcome: { result: checked.result } };
     else {
       args = checked.args;
       prepared = await prepare(tool, checked.args, call);
@@ -190,7 +189,7 @@ async function prepare(tool: CompiledTool, args: unknown, call: Call): Promise<P
     returned = await hook(args as never, call.ctx);
   } catch (error) {
     if (error instanceof ProtocolError || isRequestAborted(call.ctx)) throw error;
-    return { kind: 'answer', outcome: { result: toolErrorResult(error) as unknown as JsonObject } };
+    return { kind: 'answer', outcome: { result: toolErrorResult(error) } };
   }
   if (returned === undefined) return { kind: 'task' };
   if (isInputRequired(returned)) {
@@ -200,7 +199,7 @@ async function prepare(tool: CompiledTool, args: unknown, call: Call): Promise<P
     );
   }
   const result = await finishToolResult(tool, returned, call.revision);
-  return { kind: 'answer', outcome: { result: result as unknown as JsonObject } };
+  return { kind: 'answer', outcome: { result: result } };
 }
 
 /** The handler's context inside the task: its own signal (cancellation), era plumbing from `TaskIO`. */
@@ -233,11 +232,11 @@ async function runHandler(
     returned = await tool.handler(args, ctx);
   } catch (error) {
     if (error instanceof ProtocolError) throw error;
-    return { result: toolErrorResult(error) as unknown as JsonObject };
+    return { result: toolErrorResult(error) };
   }
   if (isInputRequired(returned)) {
     throw ProtocolError.internal('A task cannot answer input_required: ask with ctx.elicit() and friends');
   }
   const result: CallToolResult = await finishToolResult(tool, returned, call.revision);
-  return { result: result as unknown as JsonObject };
+  return { result: result };
 }
