@@ -19,6 +19,7 @@ import type { LegacySubscriber, ListKind } from './broadcast.js';
 import type { ClientIdentity, InputOptions, RequestContext, RequestIO } from './context.js';
 import { checkInputResponse, requireCapability } from './input.js';
 import { clientRunsAsTask, requestAsTask } from './task-input.js';
+import { abortRequest } from './context.js';
 
 /**
  * What a legacy session is beyond one process: the serialisable state that lets any node of a scaled-out server
@@ -166,7 +167,7 @@ export class LegacySession implements LegacySubscriber {
     this.closed = true;
     this.detached = options?.detach === true;
     this.defaultOutbox = CLOSED_OUTBOX;
-    for (const ctx of this.inflight.values()) ctx._abort(new Error(reason));
+    for (const ctx of this.inflight.values()) abortRequest(ctx, new Error(reason));
     this.inflight.clear();
     this.outgoing.closeAll(reason);
     for (const listener of this.closeListeners.splice(0)) {

@@ -21,6 +21,7 @@ import { MemoryTaskStore, TaskLimitError, type TaskStore } from './store.js';
 import { taskSettings, type TaskOptions, type TaskSettings } from './settings.js';
 import { expiresAt, isTerminal, type TaskDialect, type TaskRecord } from './types.js';
 import { detailedTask, experimentalTask, relatedTaskMeta } from './wire.js';
+import { abortRequest } from '../context.js';
 
 export interface TaskEngineDeps {
   /** Open `subscriptions/listen` streams (modern `notifications/tasks`). */
@@ -297,7 +298,7 @@ export class TaskEngine {
     record.statusMessage = message;
     record.lastUpdatedAt = Date.now();
     if (live) {
-      live.ctx?._abort(new RequestAbortedError('cancelled', message));
+      abortRequest(live.ctx, new RequestAbortedError('cancelled', message));
       this.finish(live);
     }
     await this.store.put(record);
@@ -357,7 +358,7 @@ export class TaskEngine {
   /** Stops every running task and, for the default store, drops every task. */
   close(): void {
     for (const live of [...this.live.values()]) {
-      live.ctx?._abort(new RequestAbortedError('closed', 'The server is closing'));
+      abortRequest(live.ctx, new RequestAbortedError('closed', 'The server is closing'));
       this.finish(live);
     }
     if (this.ownsStore) this.store.close?.();
@@ -478,14 +479,14 @@ export class TaskEngine {
     try {
       if (record.dialect === 'experimental') {
         if (session?.initialized) {
-          session.notify('notifications/tasks/status', experimentalTask(record) as unknown as JsonObject);
+          session.notify('notifications/tasks/status', experimentalTask(record));
         }
         return;
       }
       let json: JsonObject | undefined;
       for (const listener of this.deps.listeners()) {
         if (!listener.filter.taskIds?.includes(record.taskId)) continue;
-        json ??= detailedTask(record) as unknown as JsonObject;
+        json ??= detailedTask(record);
         listener.outbox.send(taggedNotification('notifications/tasks', listener.id, json));
       }
     } catch (error) {
@@ -520,7 +521,7 @@ export class TaskEngine {
   private evicted(taskId: string): void {
     const live = this.live.get(taskId);
     if (!live) return;
-    live.ctx?._abort(new RequestAbortedError('cancelled', 'The task expired'));
+    abortRequest(live.ctx, new RequestAbortedError('cancelled', 'The task expired'));
     this.finish(live);
   }
 
@@ -533,7 +534,7 @@ export class TaskEngine {
       if (session.detached) return;
       for (const live of [...this.live.values()]) {
         if (live.session !== session) continue;
-        live.ctx?._abort(new RequestAbortedError('closed', 'The session ended'));
+        abortRequest(live.ctx, new RequestAbortedError('closed', 'The session ended'));
         this.finish(live);
       }
       this.store.deleteOwner(owner).catch((error: unknown) => this.deps.report(error, 'tasks'));

@@ -13,7 +13,7 @@ import { declaresModernMeta } from '../../protocol/meta.js';
 import { isRevision, REVISION_SPECS } from '../../protocol/revisions.js';
 import type { AuthInfo } from '../../server/context.js';
 import type { ServerCore } from '../../server/core.js';
-import { principalOf } from '../../server/principal.js';
+import { coreOf, principalOf } from '../../internal/server.js';
 import type { McpServer } from '../../server/server.js';
 import type { HttpContext } from './server-context.js';
 import { LegacyEndpoint, SESSION_HEADER } from './server-legacy.js';
@@ -24,7 +24,7 @@ import { emptyResponse, errorResponse, TRANSPORT_ERROR } from './server-response
 import { HttpSseEndpoint } from './server-sse.js';
 import { quotaKey, SessionQuota } from './session-quota.js';
 import { Deadlines } from './deadlines.js';
-import { bodyCollector, requestPathname, requestUrl } from './node-request.js';
+import { bodyCollector, requestPathname, requestUrl } from './server-request.js';
 import { accepts, isJsonContentType } from './security.js';
 import { SseConnection } from './sse-writer.js';
 
@@ -78,10 +78,10 @@ class HttpServerState implements HttpContext {
     readonly server: McpServer,
     options: McpHttpHandlerOptions,
   ) {
-    this.core = server.core;
+    this.core = coreOf(server);
     this.options = resolveOptions(options);
     this.quota = new SessionQuota(this.options.maxPerPrincipal);
-    this.report = options.onError ?? ((error, where) => server.core.settings.report(error, `http ${where}`));
+    this.report = options.onError ?? ((error, where) => this.core.settings.report(error, `http ${where}`));
     this.modern = new ModernEndpoint(this);
     this.legacy = new LegacyEndpoint(this, () => this.sse?.size ?? 0);
     this.sse =

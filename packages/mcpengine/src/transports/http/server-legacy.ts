@@ -14,7 +14,7 @@ import type { RequestId } from '../../protocol/types.js';
 import type { AuthInfo, RequestTransport } from '../../server/context.js';
 import type { ResponseOut } from '../../server/core.js';
 import type { HttpContext } from './server-context.js';
-import { cameThroughNode } from './node-request.js';
+import { cameThroughAdapter } from './server-request.js';
 import { Exchange } from './server-exchange.js';
 import {
   emptyResponse,
@@ -290,7 +290,7 @@ export class LegacyEndpoint {
         connect: () => this.http.connection(),
         retryMs: options.retryMs,
         streamAfterMs: options.streamAfterMs,
-        viaNode: cameThroughNode(request),
+        lightReply: cameThroughAdapter(request),
         statusOf: legacyStatus,
         // 2025-03-26 … 2025-11-25: "Disconnection SHOULD NOT be interpreted as the client cancelling its
         // request." The request keeps running; its stream stays resumable.

@@ -5,7 +5,7 @@ import type { JsonObject } from '../../protocol/types.js';
 import type { AuthInfo } from '../../server/context.js';
 import { CorsPolicy, type CorsOptions } from './cors.js';
 import { MemoryEventStore, type EventStore } from './event-store.js';
-import { peerAddress } from './node-request.js';
+import { peerAddress } from './server-request.js';
 import { HostPolicy, LOOPBACK_HOSTS } from './security.js';
 import type { SharedState } from './shared.js';
 
