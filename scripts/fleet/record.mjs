@@ -4,6 +4,8 @@
  * a `mock` in its fleet.json). For each server it starts
  *   - Prism on 127.0.0.1:47010 (or fleet.json's mock.port), mocking the server's vendor description (static
  *     examples, request validation), and one more Prism per entry of fleet.json's `extraMocks` (its port);
+ *     with `mock.refDepth` (and `mock.paths`), Prism serves the generator's reduced copy of the description:
+ *     references inlined that deep, only those paths (Prism 5.14 never starts on Stripe's full description);
  *   - an error upstream on 127.0.0.1:47011 for edge-case tests: a path containing "forbidden" answers 403 with a
  *     Google-style error body, "rate-limited" answers 429 with `Retry-After: 120`, anything else 500;
  * deletes the server's cassettes, runs `mcpengine test` on its test folder (mode auto records the missing
@@ -17,6 +19,8 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const PRISM = join(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js');
+// The generator's reduced copy for descriptions Prism cannot start on (Stripe's web of references).
+const { prismCopy } = await import(join(ROOT, 'packages/generator/dist/corpus/prism.js'));
 const CLI = join(ROOT, 'packages/cli/dist/main.js');
 
 const wanted = process.argv.slice(2);
@@ -54,10 +58,12 @@ function errorUpstream() {
   return new Promise((done) => server.listen(47011, '127.0.0.1', () => done(server)));
 }
 
-function startPrism(description, cwd, port) {
+function startPrism(mock, cwd, port) {
+  const description =
+    mock.refDepth === undefined ? mock.prism : prismCopy(join(cwd, mock.prism), mock.refDepth, mock.paths);
   const prism = spawn(
     process.execPath,
-    [PRISM, 'mock', description, '--port', String(port), '--host', '127.0.0.1'],
+    ['--max-old-space-size=4096', PRISM, 'mock', description, '--port', String(port), '--host', '127.0.0.1'],
     {
       cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -95,7 +101,7 @@ try {
     const mocks = [{ ...manifest.mock, port: manifest.mock.port ?? 47010 }, ...(manifest.extraMocks ?? [])];
     const prisms = [];
     try {
-      for (const mock of mocks) prisms.push(await startPrism(mock.prism, dir, mock.port));
+      for (const mock of mocks) prisms.push(await startPrism(mock, dir, mock.port));
       // Asynchronous: the error upstream answers from this process while the tests run.
       const run = spawn(process.execPath, [CLI, 'test', manifest.tests], { cwd: dir, stdio: 'inherit' });
       const status = await new Promise((done) => run.once('exit', done));
