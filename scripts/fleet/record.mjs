@@ -6,15 +6,17 @@
  *     examples, request validation), and one more Prism per entry of fleet.json's `extraMocks` (its port);
  *     with `mock.refDepth` (and `mock.paths`), Prism serves the generator's reduced copy of the description:
  *     references inlined that deep, only those paths (Prism 5.14 never starts on Stripe's full description);
+ *     with `mock.dropResponseHeaders`, a copy without the response headers the description declares;
  *   - an error upstream on 127.0.0.1:47011 for edge-case tests: a path containing "forbidden" answers 403 with a
  *     Google-style error body, "rate-limited" answers 429 with `Retry-After: 120`, anything else 500;
  * deletes the server's cassettes, runs `mcpengine test` on its test folder (mode auto records the missing
  * cassettes), and stops both. Tests in `npm test` only replay: no Prism, no network.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -58,9 +60,26 @@ function errorUpstream() {
   return new Promise((done) => server.listen(47011, '127.0.0.1', () => done(server)));
 }
 
+/**
+ * A copy of a description without the response headers it declares. Descriptions converted from Postman
+ * collections (Notion's) carry the recorded headers of their examples, `Content-Length` next to
+ * `Transfer-Encoding: chunked` among them; Prism sends them back, and an HTTP client must refuse that answer.
+ */
+function withoutResponseHeaders(description) {
+  const doc = JSON.parse(readFileSync(description, 'utf8'));
+  for (const item of Object.values(doc.paths ?? {}))
+    for (const operation of Object.values(item ?? {}))
+      for (const response of Object.values(operation?.responses ?? {})) delete response.headers;
+  const dir = mkdtempSync(join(tmpdir(), 'fleet-prism-'));
+  const path = join(dir, basename(description));
+  writeFileSync(path, JSON.stringify(doc));
+  return path;
+}
+
 function startPrism(mock, cwd, port) {
-  const description =
+  let description =
     mock.refDepth === undefined ? mock.prism : prismCopy(join(cwd, mock.prism), mock.refDepth, mock.paths);
+  if (mock.dropResponseHeaders === true) description = withoutResponseHeaders(resolve(cwd, description));
   const prism = spawn(
     process.execPath,
     ['--max-old-space-size=4096', PRISM, 'mock', description, '--port', String(port), '--host', '127.0.0.1'],
