@@ -14,6 +14,8 @@ export interface Curation {
   readonly keep?: readonly string[];
   /** Fixed path values: the argument disappears and its value is written into the path. */
   readonly fixed?: Readonly<Record<string, string>>;
+  /** Arguments whose schema keeps only its type and description (deep schemas the API validates anyway). */
+  readonly loosen?: readonly string[];
   /** `shallow` (default): the output schema keeps its top-level properties and their types only. */
   readonly output?: 'shallow' | 'full' | 'none';
 }
@@ -107,7 +109,7 @@ export function applyCuration(tool: OperationTool, curation: Curation): Operatio
       : curation.output === 'full'
         ? curated.outputSchema
         : shallowSchema(curated.outputSchema);
-  const { outputSchema: _full, pagination, ...rest } = curated;
+  const { outputSchema: _full, pagination, ...rest } = loosen(curated, curation.loosen ?? []);
   const keepPagination = pagination !== undefined && (keep === undefined || keep.has(pagination.arg));
   return {
     ...rest,
@@ -118,4 +120,19 @@ export function applyCuration(tool: OperationTool, curation: Curation): Operatio
     description: curation.description,
     annotations: { title: curation.title, ...curation.annotations },
   };
+}
+
+/** Replaces the schema of some arguments by their type and description. */
+function loosen(tool: OperationTool, args: readonly string[]): OperationTool {
+  if (args.length === 0) return tool;
+  const properties = { ...((tool.inputSchema['properties'] ?? {}) as Record<string, JsonSchemaObject>) };
+  for (const arg of args) {
+    const schema = properties[arg];
+    if (schema === undefined) continue;
+    properties[arg] = {
+      ...(schema['type'] === undefined ? {} : { type: schema['type'] }),
+      ...(typeof schema['description'] === 'string' ? { description: schema['description'] } : {}),
+    };
+  }
+  return { ...tool, inputSchema: { ...tool.inputSchema, properties } };
 }
