@@ -6,7 +6,7 @@
  *     examples, request validation), and one more Prism per entry of fleet.json's `extraMocks` (its port);
  *     with `mock.refDepth` (and `mock.paths`), Prism serves the generator's reduced copy of the description:
  *     references inlined that deep, only those paths (Prism 5.14 never starts on Stripe's full description);
- *     with `mock.dropResponseHeaders`, a copy without the response headers the description declares;
+ *     with `mock.dropResponseHeaders` or `mock.parseStringExamples`, a copy fixed for Prism (see mockCopy);
  *   - an error upstream on 127.0.0.1:47011 for edge-case tests: a path containing "forbidden" answers 403 with a
  *     Google-style error body, "rate-limited" answers 429 with `Retry-After: 120`, anything else 500;
  * deletes the server's cassettes, runs `mcpengine test` on its test folder (mode auto records the missing
@@ -61,15 +61,29 @@ function errorUpstream() {
 }
 
 /**
- * A copy of a description without the response headers it declares. Descriptions converted from Postman
- * collections (Notion's) carry the recorded headers of their examples, `Content-Length` next to
- * `Transfer-Encoding: chunked` among them; Prism sends them back, and an HTTP client must refuse that answer.
+ * A copy of a description fixed for Prism, as fleet.json's `mock` asks:
+ * - `dropResponseHeaders`: without the response headers the description declares. Descriptions converted from
+ *   Postman collections (Notion's) carry the recorded headers of their examples, `Content-Length` next to
+ *   `Transfer-Encoding: chunked` among them; Prism sends them back, and an HTTP client must refuse that answer.
+ * - `parseStringExamples`: JSON response examples written as strings (Atlassian's description has
+ *   `"example": "{\"id\": …}"`) parsed into the values they spell, which the API answers with.
  */
-function withoutResponseHeaders(description) {
+function mockCopy(description, mock) {
   const doc = JSON.parse(readFileSync(description, 'utf8'));
   for (const item of Object.values(doc.paths ?? {}))
     for (const operation of Object.values(item ?? {}))
-      for (const response of Object.values(operation?.responses ?? {})) delete response.headers;
+      for (const response of Object.values(operation?.responses ?? {})) {
+        if (mock.dropResponseHeaders === true) delete response.headers;
+        if (mock.parseStringExamples === true)
+          for (const media of Object.values(response?.content ?? {})) {
+            if (typeof media?.example !== 'string' || !/^\s*[[{]/.test(media.example)) continue;
+            try {
+              media.example = JSON.parse(media.example);
+            } catch {
+              // Not JSON after all: left as written.
+            }
+          }
+      }
   const dir = mkdtempSync(join(tmpdir(), 'fleet-prism-'));
   const path = join(dir, basename(description));
   writeFileSync(path, JSON.stringify(doc));
@@ -79,7 +93,8 @@ function withoutResponseHeaders(description) {
 function startPrism(mock, cwd, port) {
   let description =
     mock.refDepth === undefined ? mock.prism : prismCopy(join(cwd, mock.prism), mock.refDepth, mock.paths);
-  if (mock.dropResponseHeaders === true) description = withoutResponseHeaders(resolve(cwd, description));
+  if (mock.dropResponseHeaders === true || mock.parseStringExamples === true)
+    description = mockCopy(resolve(cwd, description), mock);
   const prism = spawn(
     process.execPath,
     ['--max-old-space-size=4096', PRISM, 'mock', description, '--port', String(port), '--host', '127.0.0.1'],
