@@ -12,7 +12,7 @@ import type { OperationCaller } from '../runtime/call.js';
 import { ConfigurationError, type RuntimeOptions } from '../runtime/config.js';
 import type { OperationTool } from '../runtime/model.js';
 import { registerOperationTools, type Exposure } from '../runtime/register.js';
-import { applyCuration, CREATE, READ, UPDATE, type Curation } from './curate.js';
+import { applyCuration, shallowSchema, CREATE, READ, UPDATE, type Curation } from './curate.js';
 
 export interface Customization {
   /** Adjust or drop (return undefined) a generated tool: rename it, rewrite its description, … */
@@ -228,6 +228,16 @@ let discoverable: OperationTool[] = [];
 let mapped: { tool: OperationTool; mapped: Mapped }[] = [];
 let checked = false;
 
+/**
+ * An operation behind discovery keeps its input schema and a shallow output schema: every server start compiles
+ * the schemas of every operation, and the full response schemas of this description make that take seconds.
+ */
+function discoverableTool(tool: OperationTool): OperationTool {
+  const { outputSchema, ...rest } = tool;
+  const shallow = shallowSchema(outputSchema);
+  return shallow === undefined ? rest : { ...rest, outputSchema: shallow };
+}
+
 function curate(generated: OperationTool): OperationTool | undefined {
   if (!checked) {
     checkCredentials();
@@ -240,7 +250,7 @@ function curate(generated: OperationTool): OperationTool | undefined {
   if (entry !== undefined) {
     const keep = [...(entry.curation.keep ?? []), ...entry.built];
     mapped.push({ tool: applyCuration(tool, { ...entry.curation, keep }), mapped: entry });
-  } else discoverable.push(tool);
+  } else discoverable.push(discoverableTool(tool));
   return undefined;
 }
 

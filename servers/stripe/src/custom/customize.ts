@@ -10,7 +10,7 @@ import type { OperationCaller } from '../runtime/call.js';
 import { ConfigurationError, type RuntimeOptions } from '../runtime/config.js';
 import type { OperationTool } from '../runtime/model.js';
 import { registerOperationTools, type Exposure } from '../runtime/register.js';
-import { applyCuration, CREATE, DELETE, READ, UPDATE, type Curation } from './curate.js';
+import { applyCuration, shallowSchema, CREATE, DELETE, READ, UPDATE, type Curation } from './curate.js';
 
 export interface Customization {
   /** Adjust or drop (return undefined) a generated tool: rename it, rewrite its description, … */
@@ -189,6 +189,16 @@ const CURATED: Readonly<Record<string, Curation>> = {
 let discoverable: OperationTool[] = [];
 let checked = false;
 
+/**
+ * An operation behind discovery keeps its input schema and a shallow output schema: every server start compiles
+ * the schemas of every operation, and the full response schemas of this description make that take seconds.
+ */
+function discoverableTool(tool: OperationTool): OperationTool {
+  const { outputSchema, ...rest } = tool;
+  const shallow = shallowSchema(outputSchema);
+  return shallow === undefined ? rest : { ...rest, outputSchema: shallow };
+}
+
 function curate(generated: OperationTool): OperationTool | undefined {
   if (!checked) {
     checkCredentials();
@@ -197,7 +207,7 @@ function curate(generated: OperationTool): OperationTool | undefined {
   const tool: OperationTool = { ...generated, security: [['bearerAuth']] };
   const curation = CURATED[generated.name];
   if (curation === undefined) {
-    discoverable.push(tool);
+    discoverable.push(discoverableTool(tool));
     return undefined;
   }
   return applyCuration(tool, curation);
