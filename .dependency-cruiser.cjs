@@ -10,6 +10,8 @@ const ENGINE_ENTRIES = [
   'transports/memory/index.ts',
   'transports/http/index.ts',
   'auth/index.ts',
+  'apps/index.ts',
+  'apps/protocol.ts',
 ].map((entry) => `packages/mcpengine/src/${entry.replace('.', '\\.')}`);
 
 /** @type {import('dependency-cruiser').IConfiguration} */

@@ -4,6 +4,7 @@
  */
 import { h, render, type ComponentChild } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
+import { AppPanel } from './apps/host.js';
 import { Field, RawJsonField, initialValue, type Schema } from './schema-form.js';
 
 type Json = Record<string, unknown>;
@@ -357,6 +358,7 @@ function ToolCall({ tool, progress }: { tool: Json; progress: Record<string, Jso
         ])
       : null,
     answer === undefined ? null : h(ToolResult, { answer }),
+    h(AppPanel, { tool, args, answer, callId, api }),
   ]);
 }
 

@@ -21,6 +21,7 @@ import { recordingFetch, type HttpObservations } from './http-recorder.js';
 import { outputSchemaFindings } from './output-check.js';
 import { describeTarget, type Target } from './target.js';
 import { recordingTransport, Timeline } from './timeline.js';
+import { advertisingUiTransport } from './ui-capability.js';
 
 export type JsonObject = { [key: string]: unknown };
 
@@ -229,7 +230,7 @@ export async function openInspection(target: Target, options: OpenOptions = {}):
   let session: ClientSession;
   try {
     session = await Promise.race([
-      client.connect(recordingTransport(transport, timeline), {
+      client.connect(advertisingUiTransport(recordingTransport(transport, timeline)), {
         revision,
         probeTimeoutMs: Math.min(5_000, connectTimeoutMs),
       }),

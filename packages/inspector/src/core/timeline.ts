@@ -47,7 +47,19 @@ export interface NoteEntry extends EntryBase {
   readonly text: string;
 }
 
-export type TimelineEntry = MessageEntry | HttpEntry | NoteEntry;
+/** A postMessage between an MCP App View and the inspector's host (or its sandbox proxy), or a host decision. */
+export interface AppEntry extends EntryBase {
+  readonly kind: 'app';
+  /** The View (one rendered app) it belongs to. */
+  readonly viewId: string;
+  /** `view`: the View (through the proxy) to the host; `host`: the host to the View, or the host's own note. */
+  readonly from: 'view' | 'host' | 'sandbox';
+  /** One line: direction and method. */
+  readonly text: string;
+  readonly message?: unknown;
+}
+
+export type TimelineEntry = MessageEntry | HttpEntry | NoteEntry | AppEntry;
 
 type Distribute<T> = T extends unknown ? Omit<T, 'seq' | 'atMs'> : never;
 export type NewEntry = Distribute<TimelineEntry>;

@@ -19,6 +19,8 @@ import {
 import { serializeSession, sessionOf } from '../core/session-file.js';
 import { describeTarget, type Target } from '../core/target.js';
 import { Timeline, type TimelineEntry } from '../core/timeline.js';
+import { AppsRoutes } from './apps-host/routes.js';
+import { startSandbox } from './apps-host/sandbox.js';
 import { loopbackBindAddress, newToken, RequestGuard } from './guard.js';
 
 export interface BackendOptions {
@@ -36,6 +38,8 @@ export interface RunningBackend {
   /** The UI's address, the token in its fragment (never sent to the server in a URL, never in logs). */
   readonly url: string;
   readonly origin: string;
+  /** Where MCP App Views run: the sandbox proxy's origin (another port of the same loopback address). */
+  readonly sandboxOrigin: string;
   readonly token: string;
   close(): Promise<void>;
 }
@@ -54,10 +58,13 @@ const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
 };
-/** Server content is shown as text, `data:` images and audio, or in sandboxed frames: nothing of it runs here. */
-const CSP =
+/**
+ * Server content is shown as text, `data:` images and audio, or in sandboxed frames: nothing of it runs here.
+ * MCP App Views run only in frames of the sandbox origin (another port), never in this one.
+ */
+const cspFor = (sandboxOrigin: string) =>
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src data:; " +
-  "connect-src 'self'; frame-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  `connect-src 'self'; frame-src 'self' data: ${sandboxOrigin}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 
 class Session {
   inspection: Inspection | undefined;
@@ -171,6 +178,17 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
   const session = new Session(options.target, options.revision ?? 'auto');
   const token = newToken();
   const guard = new RequestGuard(token);
+  let origin = '';
+  const sandbox = await startSandbox(address, () => {
+    const port = new URL(origin).port;
+    return [
+      origin,
+      ...[`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`].filter(
+        (o) => o !== origin,
+      ),
+    ];
+  });
+  const apps = new AppsRoutes(sandbox);
   const server: Server = createServer((request, response) => {
     void handle(request, response).catch((error: unknown) => {
       if (!response.headersSent)
@@ -185,10 +203,14 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
     const origin = guard.checkOrigin(request);
     if (!origin.ok) return send(response, origin.status, { error: origin.reason });
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
-    if (!path.startsWith('/api/')) return serveAsset(response, options.assetsDir, path);
+    if (!path.startsWith('/api/')) return serveAsset(response, options.assetsDir, path, sandbox.origin);
     const auth = guard.checkToken(request);
     if (!auth.ok) return send(response, auth.status, { error: auth.reason });
     const route = `${request.method} ${path}`;
+    if (path.startsWith('/api/apps/')) {
+      const answer = await apps.handle(route, await readJson(request), session);
+      return send(response, answer.status, answer.body);
+    }
     switch (route) {
       case 'GET /api/state':
         return send(response, 200, session.state());
@@ -251,19 +273,24 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
   await new Promise<void>((ready, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, address, () => ready());
+  }).catch(async (error: unknown) => {
+    await sandbox.close();
+    throw error;
   });
   const bound = server.address();
   const port = typeof bound === 'object' && bound !== null ? bound.port : 0;
   guard.listenOn(port);
-  const origin = `http://${address === '::1' ? '[::1]' : address}:${port}`;
+  origin = `http://${address === '::1' ? '[::1]' : address}:${port}`;
   return {
     url: `${origin}/#token=${token}`,
     origin,
+    sandboxOrigin: sandbox.origin,
     token,
     close: async () => {
       await session.disconnect();
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
+      await sandbox.close();
     },
   };
 }
@@ -278,7 +305,12 @@ function send(response: ServerResponse, status: number, body: unknown): void {
   response.end(text);
 }
 
-async function serveAsset(response: ServerResponse, dir: string, path: string): Promise<void> {
+async function serveAsset(
+  response: ServerResponse,
+  dir: string,
+  path: string,
+  sandboxOrigin: string,
+): Promise<void> {
   const name = path === '/' ? 'index.html' : path.slice(1);
   // Only the UI's own flat files: no directories, no dot files, no traversal.
   if (!/^[a-z0-9-]+\.(html|js|css)$/.test(name)) return send(response, 404, { error: 'not found' });
@@ -290,7 +322,7 @@ async function serveAsset(response: ServerResponse, dir: string, path: string): 
   }
   response.writeHead(200, {
     'content-type': CONTENT_TYPES[extname(name)] ?? 'application/octet-stream',
-    'content-security-policy': CSP,
+    'content-security-policy': cspFor(sandboxOrigin),
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
     'cache-control': 'no-store',

@@ -49,7 +49,7 @@ import {
 import { capabilitiesFor, hasCapability, implementationFor, type ServerDefinition } from './definition.js';
 import type { CacheHint } from './features/resources.js';
 import { InputRound, readInputResponses } from './input.js';
-import { LegacySession } from './legacy-session.js';
+import { LegacySession, type LegacySessionSnapshot } from './legacy-session.js';
 import { principalOf } from './principal.js';
 import { RawResult } from './lists.js';
 import { isPromiseLike, resultJson, TextToolResult } from './features/tools.js';
@@ -723,6 +723,31 @@ export class ServerCore {
     };
     if (definition.instructions !== undefined) result.instructions = definition.instructions;
     return { session, response: { json: serializeResult(request.id, JSON.stringify(result)) } };
+  }
+
+  /**
+   * Brings back a legacy session opened by another process of a scaled-out server, from its snapshot. Undefined
+   * when this server does not speak the session's revision (a node of another version).
+   */
+  restoreLegacySession(
+    snapshot: LegacySessionSnapshot,
+    defaultOutbox: Outbox,
+    firstOutgoingId?: number,
+  ): LegacySession | undefined {
+    const chosen = snapshot.revision;
+    if (!isRevision(chosen) || !this.legacyRevisions.includes(chosen)) return undefined;
+    const revision = REVISION_SPECS[chosen];
+    const session = new LegacySession(
+      revision,
+      snapshot.client,
+      capabilitiesFor(this.definition, revision),
+      defaultOutbox,
+      firstOutgoingId === undefined ? { id: snapshot.id } : { id: snapshot.id, firstOutgoingId },
+    );
+    session.apply(snapshot);
+    this.broadcaster.sessions.add(session);
+    session.onClose(() => this.broadcaster.sessions.delete(session));
+    return session;
   }
 
   /**

@@ -44,6 +44,9 @@ export interface NewTask {
   readonly session?: LegacySession | undefined;
 }
 
+/** How often a task running in another process is checked for its end (shared stores). */
+const SHARED_POLL_MS = 100;
+
 /** At most this many server→client messages wait for a `tasks/result` stream per task. */
 const MAX_QUEUED_MESSAGES = 64;
 
@@ -227,6 +230,16 @@ export class TaskEngine {
   async settle(live: LiveTask, outcome: TaskOutcome): Promise<void> {
     const record = live.record;
     if (this.live.get(record.taskId) !== live || isTerminal(record.status)) return;
+    if (this.store.shared) {
+      // Another process may have cancelled it (the record is the truth): then it stays cancelled.
+      const stored = await this.store.get(record.taskId);
+      if (this.live.get(record.taskId) !== live) return;
+      if (!stored || isTerminal(stored.status)) {
+        if (stored) Object.assign(record, stored);
+        this.finish(live);
+        return;
+      }
+    }
     delete record.inputRequests;
     if ('error' in outcome) {
       record.status = 'failed';
@@ -307,7 +320,8 @@ export class TaskEngine {
   /** Resolves when the task is no longer running here (finished, cancelled, expired) or `signal` aborts. */
   whenFinished(taskId: string, signal?: AbortSignal): Promise<void> {
     const live = this.live.get(taskId);
-    if (!live || signal?.aborted) return Promise.resolve();
+    if (signal?.aborted) return Promise.resolve();
+    if (!live) return this.store.shared ? this.whenFinishedElsewhere(taskId, signal) : Promise.resolve();
     return new Promise((resolve) => {
       const wake = () => {
         live.waiters.delete(wake);
@@ -317,6 +331,27 @@ export class TaskEngine {
       live.waiters.add(wake);
       signal?.addEventListener('abort', wake, { once: true });
     });
+  }
+
+  /**
+   * A task of a shared store running in another process (a scaled-out server): its record is watched until it
+   * finishes, disappears, or `signal` aborts.
+   */
+  private async whenFinishedElsewhere(taskId: string, signal?: AbortSignal): Promise<void> {
+    const intervalMs = Math.min(this.settings.pollIntervalMs, SHARED_POLL_MS);
+    while (!signal?.aborted) {
+      const stored = await this.store.get(taskId);
+      if (!stored || isTerminal(stored.status) || this.live.has(taskId)) return;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', done);
+          resolve();
+        };
+        const timer = setTimeout(done, intervalMs);
+        signal?.addEventListener('abort', done, { once: true });
+      });
+    }
   }
 
   /** Stops every running task and, for the default store, drops every task. */
@@ -494,6 +529,8 @@ export class TaskEngine {
     if (this.boundSessions.has(session)) return;
     this.boundSessions.add(session);
     session.onClose(() => {
+      // Only this process's copy of a shared session went: the session and its tasks live on elsewhere.
+      if (session.detached) return;
       for (const live of [...this.live.values()]) {
         if (live.session !== session) continue;
         live.ctx?._abort(new RequestAbortedError('closed', 'The session ended'));

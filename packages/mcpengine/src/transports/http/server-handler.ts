@@ -17,6 +17,7 @@ import { principalOf } from '../../server/principal.js';
 import type { McpServer } from '../../server/server.js';
 import type { HttpContext } from './server-context.js';
 import { LegacyEndpoint, SESSION_HEADER } from './server-legacy.js';
+import type { HttpSession } from './session-store.js';
 import { ModernEndpoint } from './server-modern.js';
 import { resolveOptions, type McpHttpHandlerOptions, type ResolvedOptions } from './server-options.js';
 import { emptyResponse, errorResponse, TRANSPORT_ERROR } from './server-responses.js';
@@ -48,6 +49,16 @@ export interface McpHttpHandler {
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** Serves a request with its session, or answers the refusal; synchronous when the lookup is (in process). */
+function withSession(
+  found: HttpSession | Response | Promise<HttpSession | Response>,
+  use: (session: HttpSession) => Response | Promise<Response>,
+): Response | Promise<Response> {
+  if (found instanceof Promise)
+    return found.then((session) => (session instanceof Response ? session : use(session)));
+  return found instanceof Response ? found : use(found);
+}
 
 class HttpServerState implements HttpContext {
   readonly core: ServerCore;
@@ -274,9 +285,9 @@ class HttpServerState implements HttpContext {
         if (request.method === 'GET' && !accepts(request.headers.get('accept'), 'text/event-stream')) {
           return this.notAcceptable('text/event-stream');
         }
-        const session = this.legacy.session(request, principal, undefined);
-        if (session instanceof Response) return session;
-        return request.method === 'GET' ? this.legacy.get(request, session) : this.legacy.delete(session);
+        return withSession(this.legacy.session(request, principal, undefined), (session) =>
+          request.method === 'GET' ? this.legacy.get(request, session) : this.legacy.delete(session),
+        );
       }
       default:
         return emptyResponse(405, { allow: 'GET, POST, DELETE' });
@@ -313,11 +324,11 @@ class HttpServerState implements HttpContext {
           message: 'Invalid Request: batches exist only within a 2025-03-26 session',
         });
       }
-      const session = this.legacy.session(request, principal, null);
-      if (session instanceof Response) return session;
-      const refused = this.refuse(parsed.items, auth);
-      if (refused) return refused;
-      return this.legacy.post(request, session, parsed.items, true, auth);
+      return withSession(this.legacy.session(request, principal, null), (session) => {
+        const refused = this.refuse(parsed.items, auth);
+        if (refused) return refused;
+        return this.legacy.post(request, session, parsed.items, true, auth);
+      });
     }
 
     const item = parsed;
@@ -338,13 +349,10 @@ class HttpServerState implements HttpContext {
       const key = quotaKey(principal, this.options.peerOf(request));
       return this.legacy.initialize(item.message, principal, key, hasSession);
     }
-    const session = this.legacy.session(
-      request,
-      principal,
-      item.kind === 'request' ? item.message.id : undefined,
+    return withSession(
+      this.legacy.session(request, principal, item.kind === 'request' ? item.message.id : undefined),
+      (session) => this.legacy.post(request, session, [item], false, auth),
     );
-    if (session instanceof Response) return session;
-    return this.legacy.post(request, session, [item], false, auth);
   }
 
   /** The `authorize` hook's refusal of the first request it refuses, if any. */
