@@ -40,7 +40,7 @@ function freePort(): Promise<number> {
  * them: requests are still validated against everything above that depth, which for the tested operations is
  * their parameters and the top levels of their bodies. `paths` keeps only the operations under test.
  */
-function prismCopy(
+export function prismCopy(
   description: string,
   refDepth: number | undefined,
   paths: readonly string[] | undefined,
