@@ -144,10 +144,13 @@ describe('validate --apps on our own app server', () => {
       'apps.link-resolves',
       'apps.mime-type',
       'apps.html5',
-      'apps.text-fallback',
       'apps.negotiation',
     ])
       expect(byId.get(id)?.verdict, id).toBe('pass');
+    // The validator calls only app tools that need no arguments; both need `values` (the text fallback is tested in
+    // servers/everything/test/tools.mcp.yaml and enforced by the engine).
+    expect(byId.get('apps.text-fallback')?.verdict).toBe('not-applicable');
+    expect(byId.get('apps.text-fallback')?.notRun).toMatch(/needs arguments \(values/);
     // A client without Apps, in each era, gets no UI metadata (and no app-only tool).
     expect(byId.get('apps.negotiation')?.outcomes).toHaveLength(2);
   }, 60_000);
