@@ -19,7 +19,13 @@ const isObject = (value: unknown): value is Json =>
 
 function withUi(capabilities: Json): Json {
   const extensions = isObject(capabilities['extensions']) ? capabilities['extensions'] : {};
-  return { ...capabilities, extensions: { ...extensions, [APPS_EXTENSION]: { ...UI_CLIENT_CAPABILITY, mimeTypes: [...UI_CLIENT_CAPABILITY.mimeTypes] } } };
+  return {
+    ...capabilities,
+    extensions: {
+      ...extensions,
+      [APPS_EXTENSION]: { ...UI_CLIENT_CAPABILITY, mimeTypes: [...UI_CLIENT_CAPABILITY.mimeTypes] },
+    },
+  };
 }
 
 /** The message with the UI extension advertised where the client states its capabilities; others unchanged. */

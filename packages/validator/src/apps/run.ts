@@ -27,8 +27,18 @@ type Json = { [key: string]: unknown };
 const UI_CAPABILITIES: Json = { extensions: { [APPS_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } };
 const LEGACY_REVISIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 const MODERN_REVISION = '2026-07-28';
-const CSP_FIELDS: readonly (keyof AppCsp)[] = ['connectDomains', 'resourceDomains', 'frameDomains', 'baseUriDomains'];
-const PERMISSIONS: readonly (keyof AppPermissions)[] = ['camera', 'microphone', 'geolocation', 'clipboardWrite'];
+const CSP_FIELDS: readonly (keyof AppCsp)[] = [
+  'connectDomains',
+  'resourceDomains',
+  'frameDomains',
+  'baseUriDomains',
+];
+const PERMISSIONS: readonly (keyof AppPermissions)[] = [
+  'camera',
+  'microphone',
+  'geolocation',
+  'clipboardWrite',
+];
 
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -205,7 +215,11 @@ export async function runAppsValidation(options: AppsRunOptions): Promise<AppsRe
     for (const tool of toolList) {
       const name = String(tool['name']);
       const meta = isObject(tool['_meta']) ? tool['_meta'] : undefined;
-      if (meta === undefined || (meta[UI_META_KEY] === undefined && meta[LEGACY_RESOURCE_URI_META_KEY] === undefined)) continue;
+      if (
+        meta === undefined ||
+        (meta[UI_META_KEY] === undefined && meta[LEGACY_RESOURCE_URI_META_KEY] === undefined)
+      )
+        continue;
       const ui = meta[UI_META_KEY];
       const problems: string[] = [];
       if (ui !== undefined) {
@@ -223,7 +237,10 @@ export async function runAppsValidation(options: AppsRunOptions): Promise<AppsRe
             );
         }
       }
-      if (meta[LEGACY_RESOURCE_URI_META_KEY] !== undefined && typeof meta[LEGACY_RESOURCE_URI_META_KEY] !== 'string')
+      if (
+        meta[LEGACY_RESOURCE_URI_META_KEY] !== undefined &&
+        typeof meta[LEGACY_RESOURCE_URI_META_KEY] !== 'string'
+      )
         problems.push('_meta["ui/resourceUri"] is not a string');
       if (problems.length > 0) fail('apps.tool-meta', `tool ${name}: ${problems.join('; ')}`);
       else pass('apps.tool-meta', `tool ${name}`);
@@ -271,7 +288,9 @@ export async function runAppsValidation(options: AppsRunOptions): Promise<AppsRe
     }
 
     // Read every app resource: linked ones (they must exist) and listed ones.
-    const toRead = new Set([...links.keys(), ...listedByUri.keys()].filter((uri) => uri.startsWith(APP_URI_SCHEME)));
+    const toRead = new Set(
+      [...links.keys(), ...listedByUri.keys()].filter((uri) => uri.startsWith(APP_URI_SCHEME)),
+    );
     for (const uri of toRead) {
       appResources.add(uri);
       const answer = await main.request('resources/read', { uri });
@@ -472,7 +491,8 @@ function checkResourceMeta(
     if (!isObject(permissions)) problems.push('permissions is not an object');
     else
       for (const [name, value] of Object.entries(permissions)) {
-        if (!(PERMISSIONS as readonly string[]).includes(name)) problems.push(`permissions.${name} is not a permission of the spec`);
+        if (!(PERMISSIONS as readonly string[]).includes(name))
+          problems.push(`permissions.${name} is not a permission of the spec`);
         else if (!isObject(value)) problems.push(`permissions.${name} is not an object`);
       }
   }

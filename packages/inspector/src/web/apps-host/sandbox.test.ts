@@ -30,7 +30,9 @@ describe('the CSP of a View that declares nothing', () => {
   it("is the spec's default (the engine's DEFAULT_APP_CSP), only further restricted", () => {
     const header = viewPolicy({}).header;
     expect(header.startsWith(DEFAULT_APP_CSP)).toBe(true);
-    expect(header.slice(DEFAULT_APP_CSP.length)).toBe("; frame-src 'none'; object-src 'none'; base-uri 'self'");
+    expect(header.slice(DEFAULT_APP_CSP.length)).toBe(
+      "; frame-src 'none'; object-src 'none'; base-uri 'self'",
+    );
   });
 });
 
