@@ -205,7 +205,7 @@ describe('the official App class under a host written with our protocol types', 
     await expect
       .poll(() => frame.locator('#called').textContent())
       .toBe('{"title":"Chart","values":[1,2,3],"total":6,"min":1,"max":3}');
-    // The everything server marks no tool model-only; a tool the server did not list is refused as well.
+    // A tool the server did not list is refused as well (show_chart, model-only, is refused in the inspector e2e).
     await frame.locator('#tool').fill('no_such_tool');
     await frame.locator('#call').click();
     await expect

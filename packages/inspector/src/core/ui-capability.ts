@@ -9,9 +9,8 @@
  * capabilities only as a whole (which would drop the ones it derives from the handlers and revision), so the
  * extension is added on the way out instead, before the timeline records the message.
  */
-import { UI_CLIENT_CAPABILITY, UI_EXTENSION_ID } from '../web/apps-host/protocol.js';
-
-const CLIENT_CAPABILITIES_META = 'io.modelcontextprotocol/clientCapabilities';
+import { APPS_EXTENSION, CLIENT_CAPABILITIES_META_KEY } from 'mcpengine/apps/protocol';
+import { UI_CLIENT_CAPABILITY } from '../web/apps-host/protocol.js';
 
 type Json = { [key: string]: unknown };
 
@@ -20,7 +19,13 @@ const isObject = (value: unknown): value is Json =>
 
 function withUi(capabilities: Json): Json {
   const extensions = isObject(capabilities['extensions']) ? capabilities['extensions'] : {};
-  return { ...capabilities, extensions: { ...extensions, [UI_EXTENSION_ID]: { ...UI_CLIENT_CAPABILITY } } };
+  return {
+    ...capabilities,
+    extensions: {
+      ...extensions,
+      [APPS_EXTENSION]: { ...UI_CLIENT_CAPABILITY, mimeTypes: [...UI_CLIENT_CAPABILITY.mimeTypes] },
+    },
+  };
 }
 
 /** The message with the UI extension advertised where the client states its capabilities; others unchanged. */
@@ -40,8 +45,8 @@ export function advertiseUi(text: string): string {
     changed = true;
   }
   const meta = params['_meta'];
-  if (isObject(meta) && isObject(meta[CLIENT_CAPABILITIES_META])) {
-    meta[CLIENT_CAPABILITIES_META] = withUi(meta[CLIENT_CAPABILITIES_META]);
+  if (isObject(meta) && isObject(meta[CLIENT_CAPABILITIES_META_KEY])) {
+    meta[CLIENT_CAPABILITIES_META_KEY] = withUi(meta[CLIENT_CAPABILITIES_META_KEY]);
     changed = true;
   }
   return changed ? JSON.stringify(message) : text;

@@ -12,11 +12,16 @@
  */
 import { h, type ComponentChild } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import {
+  APP_URI_SCHEME,
+  APPS_METHODS,
+  APPS_PROTOCOL_VERSION,
+  LEGACY_RESOURCE_URI_META_KEY,
+} from 'mcpengine/apps/protocol';
 
 type Json = Record<string, unknown>;
 export type Api = (path: string, body?: unknown) => Promise<Json>;
 
-const PROTOCOL_VERSION = '2026-01-26';
 const SANDBOX_PREFIX = 'ui/notifications/sandbox-';
 const HOST_MODES = ['inline', 'fullscreen'] as const;
 const MAX_HEIGHT = 1200;
@@ -30,8 +35,8 @@ const isObject = (value: unknown): value is Json =>
 export function appResourceUri(tool: Json): string | undefined {
   const meta = isObject(tool['_meta']) ? tool['_meta'] : {};
   const ui = isObject(meta['ui']) ? meta['ui'] : {};
-  const uri = ui['resourceUri'] ?? meta['ui/resourceUri'];
-  return typeof uri === 'string' && uri.startsWith('ui://') ? uri : undefined;
+  const uri = ui['resourceUri'] ?? meta[LEGACY_RESOURCE_URI_META_KEY];
+  return typeof uri === 'string' && uri.startsWith(APP_URI_SCHEME) ? uri : undefined;
 }
 
 interface Opened {
@@ -117,7 +122,7 @@ class ViewBridge {
       this.#inputSent = true;
       this.#post({
         jsonrpc: '2.0',
-        method: 'ui/notifications/tool-input',
+        method: APPS_METHODS.toolInput,
         params: { arguments: isObject(this.args) ? this.args : {} },
       });
     }
@@ -127,13 +132,13 @@ class ViewBridge {
     if (answer['error'] !== undefined)
       this.#post({
         jsonrpc: '2.0',
-        method: 'ui/notifications/tool-cancelled',
+        method: APPS_METHODS.toolCancelled,
         params: { reason: `the tool call failed: ${JSON.stringify(answer['error'])}` },
       });
     else
       this.#post({
         jsonrpc: '2.0',
-        method: 'ui/notifications/tool-result',
+        method: APPS_METHODS.toolResult,
         params: answer['result'] as Json,
       });
   }
@@ -159,7 +164,7 @@ class ViewBridge {
 
   setTheme(theme: 'light' | 'dark'): void {
     this.theme = theme;
-    this.notify('ui/notifications/host-context-changed', {
+    this.notify(APPS_METHODS.hostContextChanged, {
       theme,
       styles: { variables: themeVariables(theme) },
     });
@@ -176,11 +181,11 @@ class ViewBridge {
     const method = typeof message['method'] === 'string' ? message['method'] : undefined;
     if (method?.startsWith(SANDBOX_PREFIX)) {
       this.#record('sandbox', message);
-      if (method === 'ui/notifications/sandbox-proxy-ready')
+      if (method === APPS_METHODS.sandboxProxyReady)
         // The proxy relays nothing else of ours before this; the host then sends the raw HTML.
         this.#post({
           jsonrpc: '2.0',
-          method: 'ui/notifications/sandbox-resource-ready',
+          method: APPS_METHODS.sandboxResourceReady,
           params: {
             html: this.opened.html,
             sandbox: this.opened.viewSandbox,
@@ -215,20 +220,20 @@ class ViewBridge {
 
   #onNotification(method: string, params: Json): void {
     switch (method) {
-      case 'ui/notifications/initialized': {
+      case APPS_METHODS.initialized: {
         this.initialized = true;
         this.events.status('initialized');
         for (const queued of this.#queue.splice(0)) this.#post(queued);
         this.#flushToolData();
         return;
       }
-      case 'ui/notifications/size-changed': {
+      case APPS_METHODS.sizeChanged: {
         // Flexible height ("hosts MUST listen for `ui/notifications/size-changed` … and update the iframe").
         const height = typeof params['height'] === 'number' ? params['height'] : undefined;
         this.events.size(height === undefined ? undefined : Math.min(Math.max(0, height), MAX_HEIGHT));
         return;
       }
-      case 'ui/notifications/request-teardown':
+      case APPS_METHODS.requestTeardown:
         this.events.teardown();
         return;
       case 'notifications/message':
@@ -241,13 +246,13 @@ class ViewBridge {
 
   async #onRequest(method: string, params: Json): Promise<Json> {
     switch (method) {
-      case 'ui/initialize': {
+      case APPS_METHODS.initialize: {
         const caps = isObject(params['appCapabilities']) ? params['appCapabilities'] : {};
         this.#appModes = Array.isArray(caps['availableDisplayModes'])
           ? (caps['availableDisplayModes'] as string[])
           : undefined;
         return {
-          protocolVersion: PROTOCOL_VERSION,
+          protocolVersion: APPS_PROTOCOL_VERSION,
           hostInfo: { name: 'mcpengine-inspector', version: '0.1.0' },
           hostCapabilities: {
             openLinks: {},
@@ -263,7 +268,7 @@ class ViewBridge {
       }
       case 'ping':
         return {};
-      case 'ui/open-link': {
+      case APPS_METHODS.openLink: {
         const url = params['url'];
         let parsed: URL | undefined;
         try {
@@ -277,13 +282,13 @@ class ViewBridge {
         this.events.note('link', parsed.href);
         return {};
       }
-      case 'ui/message':
+      case APPS_METHODS.message:
         this.events.note('message', params);
         return {};
-      case 'ui/update-model-context':
+      case APPS_METHODS.updateModelContext:
         this.events.note('context', params);
         return {};
-      case 'ui/request-display-mode': {
+      case APPS_METHODS.requestDisplayMode: {
         const mode = params['mode'];
         const allowed =
           typeof mode === 'string' &&
@@ -293,7 +298,7 @@ class ViewBridge {
         if (allowed && mode !== this.displayMode) {
           this.displayMode = mode;
           this.events.mode(mode);
-          this.notify('ui/notifications/host-context-changed', { displayMode: mode });
+          this.notify(APPS_METHODS.hostContextChanged, { displayMode: mode });
         }
         return { mode: this.displayMode };
       }
@@ -313,7 +318,7 @@ class ViewBridge {
   async teardown(reason: string): Promise<void> {
     if (!this.initialized) return;
     await Promise.race([
-      this.request('ui/resource-teardown', { reason }),
+      this.request(APPS_METHODS.resourceTeardown, { reason }),
       new Promise((done) => setTimeout(done, TEARDOWN_WAIT_MS)),
     ]);
   }

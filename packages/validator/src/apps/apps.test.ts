@@ -1,7 +1,8 @@
 /**
  * `validate --apps`: every rule's sentence is in the vendored Apps spec text; each broken app server of the
- * corpus (corpus/apps/app-*.mjs) is caught by exactly the rule its header names; the correct corpus app and the
- * official example app servers pass (no MUST failed; the official ones do not negotiate, which is a SHOULD).
+ * corpus (corpus/apps/app-*.mjs) is caught by exactly the rule its header names; the correct corpus app, the
+ * everything server and the official example app servers pass (no MUST failed; the official ones do not
+ * negotiate, which is a SHOULD).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -125,6 +126,34 @@ describe('the --apps rules', () => {
         expect(byId.get(id)?.verdict, `${official[index]} ${id}`).toBe('pass');
     }
   }, 120_000);
+});
+
+describe('validate --apps on our own app server', () => {
+  it('passes the everything server (show_chart and the app-only chart_append), negotiation in both eras', async () => {
+    const main = join(ROOT, 'servers/everything/dist/main.js');
+    if (!existsSync(main)) throw new Error('build first: npm run build');
+    const report = await validate([main]);
+    expect(flagged(report)).toEqual([]);
+    expect(report.exitCode).toBe(0);
+    expect(report.eras).toHaveLength(2);
+    expect([...report.appTools].sort()).toEqual(['chart_append', 'show_chart']);
+    expect(report.appResources).toEqual(['ui://everything/chart.html']);
+    const byId = new Map<string, AppsReport['rules'][number]>(report.rules.map((rule) => [rule.id, rule]));
+    for (const id of [
+      'apps.ui-scheme',
+      'apps.link-resolves',
+      'apps.mime-type',
+      'apps.html5',
+      'apps.negotiation',
+    ])
+      expect(byId.get(id)?.verdict, id).toBe('pass');
+    // The validator calls only app tools that need no arguments; both need `values` (the text fallback is tested in
+    // servers/everything/test/tools.mcp.yaml and enforced by the engine).
+    expect(byId.get('apps.text-fallback')?.verdict).toBe('not-applicable');
+    expect(byId.get('apps.text-fallback')?.notRun).toMatch(/needs arguments \(values/);
+    // A client without Apps, in each era, gets no UI metadata (and no app-only tool).
+    expect(byId.get('apps.negotiation')?.outcomes).toHaveLength(2);
+  }, 60_000);
 });
 
 describe('mcpengine validate --apps (the command line)', () => {

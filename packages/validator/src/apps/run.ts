@@ -7,6 +7,15 @@
  * leaks to it.
  */
 import type { Channel, CallResult } from '@mcpengine/wire';
+import {
+  APP_MIME_TYPE,
+  APP_URI_SCHEME,
+  APPS_EXTENSION,
+  LEGACY_RESOURCE_URI_META_KEY,
+  UI_META_KEY,
+  type AppCsp,
+  type AppPermissions,
+} from 'mcpengine/apps/protocol';
 import { initializeRequest, modernRequest, type SessionAware } from '../session.js';
 import type { Target } from '../target.js';
 import { declaredAllows, html5Problem, remoteAssetOrigins } from './html.js';
@@ -15,13 +24,21 @@ import { APPS_RULES, APPS_SPEC_URL, type AppsLevel, type AppsRuleId } from './ru
 
 type Json = { [key: string]: unknown };
 
-export const UI_EXTENSION = 'io.modelcontextprotocol/ui';
-export const APP_MIME = 'text/html;profile=mcp-app';
-const UI_CAPABILITIES: Json = { extensions: { [UI_EXTENSION]: { mimeTypes: [APP_MIME] } } };
+const UI_CAPABILITIES: Json = { extensions: { [APPS_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } };
 const LEGACY_REVISIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 const MODERN_REVISION = '2026-07-28';
-const CSP_FIELDS = ['connectDomains', 'resourceDomains', 'frameDomains', 'baseUriDomains'];
-const PERMISSIONS = ['camera', 'microphone', 'geolocation', 'clipboardWrite'];
+const CSP_FIELDS: readonly (keyof AppCsp)[] = [
+  'connectDomains',
+  'resourceDomains',
+  'frameDomains',
+  'baseUriDomains',
+];
+const PERMISSIONS: readonly (keyof AppPermissions)[] = [
+  'camera',
+  'microphone',
+  'geolocation',
+  'clipboardWrite',
+];
 
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -151,20 +168,20 @@ async function listAll(conversation: Conversation, method: string, key: string):
 
 function toolUi(tool: Json): Json | undefined {
   const meta = tool['_meta'];
-  return isObject(meta) && isObject(meta['ui']) ? meta['ui'] : undefined;
+  return isObject(meta) && isObject(meta[UI_META_KEY]) ? meta[UI_META_KEY] : undefined;
 }
 
 /** The View a tool links: `_meta.ui.resourceUri`, else the deprecated flat key. */
 export function linkedUri(tool: Json): string | undefined {
   const meta = isObject(tool['_meta']) ? tool['_meta'] : {};
-  const ui = isObject(meta['ui']) ? meta['ui'] : {};
-  const uri = ui['resourceUri'] ?? meta['ui/resourceUri'];
+  const ui = isObject(meta[UI_META_KEY]) ? meta[UI_META_KEY] : {};
+  const uri = ui['resourceUri'] ?? meta[LEGACY_RESOURCE_URI_META_KEY];
   return typeof uri === 'string' ? uri : undefined;
 }
 
 function hasUiMetadata(tool: Json): boolean {
   const meta = isObject(tool['_meta']) ? tool['_meta'] : {};
-  return toolUi(tool)?.['resourceUri'] !== undefined || meta['ui/resourceUri'] !== undefined;
+  return toolUi(tool)?.['resourceUri'] !== undefined || meta[LEGACY_RESOURCE_URI_META_KEY] !== undefined;
 }
 
 export async function runAppsValidation(options: AppsRunOptions): Promise<AppsReport> {
@@ -198,8 +215,12 @@ export async function runAppsValidation(options: AppsRunOptions): Promise<AppsRe
     for (const tool of toolList) {
       const name = String(tool['name']);
       const meta = isObject(tool['_meta']) ? tool['_meta'] : undefined;
-      if (meta === undefined || (meta['ui'] === undefined && meta['ui/resourceUri'] === undefined)) continue;
-      const ui = meta['ui'];
+      if (
+        meta === undefined ||
+        (meta[UI_META_KEY] === undefined && meta[LEGACY_RESOURCE_URI_META_KEY] === undefined)
+      )
+        continue;
+      const ui = meta[UI_META_KEY];
       const problems: string[] = [];
       if (ui !== undefined) {
         if (!isObject(ui)) problems.push('_meta.ui is not an object');
@@ -216,11 +237,14 @@ export async function runAppsValidation(options: AppsRunOptions): Promise<AppsRe
             );
         }
       }
-      if (meta['ui/resourceUri'] !== undefined && typeof meta['ui/resourceUri'] !== 'string')
+      if (
+        meta[LEGACY_RESOURCE_URI_META_KEY] !== undefined &&
+        typeof meta[LEGACY_RESOURCE_URI_META_KEY] !== 'string'
+      )
         problems.push('_meta["ui/resourceUri"] is not a string');
       if (problems.length > 0) fail('apps.tool-meta', `tool ${name}: ${problems.join('; ')}`);
       else pass('apps.tool-meta', `tool ${name}`);
-      const flat = meta['ui/resourceUri'];
+      const flat = meta[LEGACY_RESOURCE_URI_META_KEY];
       const nested = isObject(ui) ? ui['resourceUri'] : undefined;
       if (typeof flat === 'string' && nested === undefined)
         fail(
@@ -235,7 +259,7 @@ export async function runAppsValidation(options: AppsRunOptions): Promise<AppsRe
       else if (nested !== undefined) pass('apps.deprecated-key', `tool ${name}`);
       for (const uri of [nested, flat]) {
         if (typeof uri !== 'string') continue;
-        if (uri.startsWith('ui://')) pass('apps.ui-scheme', `tool ${name} links ${uri}`);
+        if (uri.startsWith(APP_URI_SCHEME)) pass('apps.ui-scheme', `tool ${name} links ${uri}`);
         else fail('apps.ui-scheme', `tool ${name} links ${JSON.stringify(uri)}, which is not a ui:// URI`);
       }
       const uri = linkedUri(tool);
@@ -249,12 +273,12 @@ export async function runAppsValidation(options: AppsRunOptions): Promise<AppsRe
     const listedByUri = new Map<string, Json>();
     for (const resource of resourceList) {
       const uri = String(resource['uri']);
-      const isApp = uri.startsWith('ui://') || resource['mimeType'] === APP_MIME;
+      const isApp = uri.startsWith(APP_URI_SCHEME) || resource['mimeType'] === APP_MIME_TYPE;
       if (!isApp) continue;
       listedByUri.set(uri, resource);
-      if (uri.startsWith('ui://')) pass('apps.ui-scheme', `resource ${uri}`);
+      if (uri.startsWith(APP_URI_SCHEME)) pass('apps.ui-scheme', `resource ${uri}`);
       else fail('apps.ui-scheme', `resource ${uri} has the app MIME type but is not a ui:// URI`);
-      if (resource['mimeType'] === APP_MIME) pass('apps.listed-mime-type', `resource ${uri}`);
+      if (resource['mimeType'] === APP_MIME_TYPE) pass('apps.listed-mime-type', `resource ${uri}`);
       else
         fail(
           'apps.listed-mime-type',
@@ -264,7 +288,9 @@ export async function runAppsValidation(options: AppsRunOptions): Promise<AppsRe
     }
 
     // Read every app resource: linked ones (they must exist) and listed ones.
-    const toRead = new Set([...links.keys(), ...listedByUri.keys()].filter((uri) => uri.startsWith('ui://')));
+    const toRead = new Set(
+      [...links.keys(), ...listedByUri.keys()].filter((uri) => uri.startsWith(APP_URI_SCHEME)),
+    );
     for (const uri of toRead) {
       appResources.add(uri);
       const answer = await main.request('resources/read', { uri });
@@ -283,7 +309,7 @@ export async function runAppsValidation(options: AppsRunOptions): Promise<AppsRe
           );
       }
       if (item === undefined || !isObject(item)) continue;
-      if (item['mimeType'] === APP_MIME) pass('apps.mime-type', uri);
+      if (item['mimeType'] === APP_MIME_TYPE) pass('apps.mime-type', uri);
       else fail('apps.mime-type', `${uri} is read with mimeType ${JSON.stringify(item['mimeType'])}`);
       let html: string | undefined;
       if (typeof item['text'] === 'string') html = item['text'];
@@ -303,9 +329,9 @@ export async function runAppsValidation(options: AppsRunOptions): Promise<AppsRe
       checkResourceMeta(item, `${uri} (read contents)`, pass, fail);
       // The content item's _meta.ui wins over the list entry's.
       const listedUi = isObject(listedByUri.get(uri)?.['_meta'])
-        ? (listedByUri.get(uri)!['_meta'] as Json)['ui']
+        ? (listedByUri.get(uri)!['_meta'] as Json)[UI_META_KEY]
         : undefined;
-      const readUi = isObject(item['_meta']) ? (item['_meta'] as Json)['ui'] : undefined;
+      const readUi = isObject(item['_meta']) ? (item['_meta'] as Json)[UI_META_KEY] : undefined;
       const ui = { ...(isObject(listedUi) ? listedUi : {}), ...(isObject(readUi) ? readUi : {}) };
       const csp = isObject(ui['csp']) ? ui['csp'] : {};
       const resourceDomains = Array.isArray(csp['resourceDomains'])
@@ -382,7 +408,7 @@ export async function runAppsValidation(options: AppsRunOptions): Promise<AppsRe
         if (leaking.length > 0)
           fail(
             'apps.negotiation',
-            `${era}: a client without the ${UI_EXTENSION} extension still gets UI metadata on ${leaking.join(', ')}`,
+            `${era}: a client without the ${APPS_EXTENSION} extension still gets UI metadata on ${leaking.join(', ')}`,
           );
         else pass('apps.negotiation', `${era}: no UI metadata for a client without the extension`);
       }
@@ -432,11 +458,11 @@ function checkResourceMeta(
 ): void {
   const meta = item['_meta'];
   if (meta === undefined) return;
-  if (!isObject(meta) || (meta['ui'] !== undefined && !isObject(meta['ui']))) {
+  if (!isObject(meta) || (meta[UI_META_KEY] !== undefined && !isObject(meta[UI_META_KEY]))) {
     fail('apps.resource-meta', `${where}: _meta.ui is not an object`);
     return;
   }
-  const ui = meta['ui'];
+  const ui = meta[UI_META_KEY];
   if (ui === undefined) return;
   const problems: string[] = [];
   const csp = ui['csp'];
@@ -465,7 +491,8 @@ function checkResourceMeta(
     if (!isObject(permissions)) problems.push('permissions is not an object');
     else
       for (const [name, value] of Object.entries(permissions)) {
-        if (!PERMISSIONS.includes(name)) problems.push(`permissions.${name} is not a permission of the spec`);
+        if (!(PERMISSIONS as readonly string[]).includes(name))
+          problems.push(`permissions.${name} is not a permission of the spec`);
         else if (!isObject(value)) problems.push(`permissions.${name} is not an object`);
       }
   }

@@ -1,9 +1,10 @@
 /**
  * The MCP Apps reference host end to end, in headless Chromium (Debian's `chromium`, driven by playwright-core):
  * the official example app servers (`@modelcontextprotocol/server-basic-vanillajs`, `-budget-allocator`,
- * `-basic-preact`, over stdio) and the validator corpus' app server render in the inspector; tool input and result
- * arrive in the View; a View-initiated tool call works; a call to a tool without `app` visibility is refused; the
- * CSP blocks an undeclared origin; every postMessage is in the session timeline.
+ * `-basic-preact`, over stdio), the everything server's `show_chart` (our own View, built with @mcpengine/apps-view)
+ * and the validator corpus' app server render in the inspector; tool input and result arrive in the View; a
+ * View-initiated tool call works; a call to a tool without `app` visibility is refused; the CSP blocks an
+ * undeclared origin; every postMessage is in the session timeline.
  */
 import { createServer, type Server } from 'node:http';
 import { existsSync } from 'node:fs';
@@ -16,6 +17,7 @@ const ROOT = resolve(import.meta.dirname, '../../../../..');
 const ASSETS = join(ROOT, 'packages/inspector/dist/ui');
 const OFFICIAL = (name: string) => join(ROOT, 'node_modules/@modelcontextprotocol', name, 'dist/index.js');
 const CORPUS_APP = join(ROOT, 'packages/validator/corpus/apps/correct-app.mjs');
+const EVERYTHING = join(ROOT, 'servers/everything/dist/main.js');
 
 let browser: Browser;
 const backends: RunningBackend[] = [];
@@ -79,12 +81,15 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** Opens the UI, connects, calls `tool` through its form, then opens its app view; returns the View's frame. */
+/**
+ * Opens the UI, connects, calls `tool` through its form (`text` fills `args.text`, a function fills the form
+ * itself), then opens its app view; returns the View's frame.
+ */
 async function renderApp(
   backend: RunningBackend,
   tool: string,
   serverName: RegExp,
-  text?: string,
+  text?: string | ((page: Page) => Promise<void>),
   url = backend.url,
 ): Promise<{ page: Page; view: Frame }> {
   const page = await browser.newPage();
@@ -93,7 +98,8 @@ async function renderApp(
   await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 20_000 }).toMatch(serverName);
   await page.getByRole('tab', { name: 'Tools' }).click();
   await page.getByRole('button', { name: tool, exact: true }).click();
-  if (text !== undefined) await page.locator('[id="args.text"]').fill(text);
+  if (typeof text === 'string') await page.locator('[id="args.text"]').fill(text);
+  else if (text !== undefined) await text(page);
   await page.getByRole('button', { name: 'Call tool' }).click();
   await expect.poll(() => page.getByTestId('result').count()).toBe(1);
   await page.getByRole('button', { name: 'Open app view' }).click();
@@ -155,6 +161,70 @@ describe('the reference host renders the official example apps', () => {
     const { page, view } = await renderApp(backend, 'get-time', /Connected to/);
     try {
       await expect.poll(() => view.locator('body').textContent()).toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe('the reference host renders our own app (the everything server, a View built with @mcpengine/apps-view)', () => {
+  it('show_chart: input and result arrive, chart_append works through the host, a model-only call is refused', async () => {
+    if (!existsSync(EVERYTHING)) throw new Error('build the everything server first: npm run build');
+    const backend = await backendFor(process.execPath, [EVERYTHING]);
+    const { page, view } = await renderApp(backend, 'show_chart', /Connected to/, async (form) => {
+      await form.locator('[id="args.title"]').fill('<b>Sales</b>');
+      for (const [index, value] of ['3', '1'].entries()) {
+        await form.getByRole('button', { name: 'Add to values' }).click();
+        await form.locator(`[id="args.values.${index}"]`).fill(value);
+      }
+    });
+    try {
+      // Tool input, then the result: the view draws the chart, the title as text, never as markup.
+      await expect.poll(() => view.locator('#status').textContent()).toBe('Result received: 2 values');
+      expect(await view.locator('#title').textContent()).toBe('<b>Sales</b>');
+      expect(await view.locator('#title b').count()).toBe(0);
+      expect(await view.locator('.bar').count()).toBe(2);
+      expect(await view.locator('#summary').textContent()).toBe('2 values, total 4');
+
+      // The view calls the app-only chart_append through the host; the server answers the new chart.
+      await view.locator('#value').fill('9');
+      await view.locator('#add').click();
+      await expect.poll(() => view.locator('#status').textContent()).toBe('Added 9: 3 values');
+      expect(await view.locator('.bar').count()).toBe(3);
+      expect(await view.locator('#summary').textContent()).toBe('3 values, total 13');
+
+      // A call from the View to the model-only show_chart is refused by the host, never reaching the server.
+      const refused = await view.evaluate(
+        () =>
+          new Promise<unknown>((answer) => {
+            const id = 'probe-show-chart';
+            const self = globalThis as never as {
+              parent: { postMessage(message: unknown, target: string): void };
+              addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
+            };
+            self.addEventListener('message', (event) => {
+              const data = event.data as { id?: unknown; error?: unknown; result?: unknown } | null;
+              if (data?.id === id) answer(data.error ?? data.result);
+            });
+            self.parent.postMessage(
+              {
+                jsonrpc: '2.0',
+                id,
+                method: 'tools/call',
+                params: { name: 'show_chart', arguments: { values: [1] } },
+              },
+              '*',
+            );
+          }),
+      );
+      expect(refused).toMatchObject({ code: -32000, message: expect.stringMatching(/visibility/) });
+
+      const text = await timelineText(page);
+      expect(text).toMatch(/host → view ui\/notifications\/tool-input/);
+      expect(text).toMatch(/host → view ui\/notifications\/tool-result/);
+      expect(text).toMatch(/view → host tools\/call/);
+      expect(text).toMatch(/refused tools\/call show_chart/);
+      expect(text).not.toMatch(/refused tools\/call chart_append/);
     } finally {
       await page.close();
     }

@@ -8,10 +8,11 @@
  */
 import {
   DEFAULT_VISIBILITY,
-  LEGACY_RESOURCE_URI_KEY,
-  PERMISSION_FEATURES,
-  type Visibility,
-} from './protocol.js';
+  LEGACY_RESOURCE_URI_META_KEY,
+  UI_META_KEY,
+  type AppToolVisibility,
+} from 'mcpengine/apps/protocol';
+import { PERMISSION_FEATURES } from './protocol.js';
 
 type Json = { [key: string]: unknown };
 
@@ -59,7 +60,7 @@ export function originProblem(value: unknown): string | undefined {
 /** `_meta.ui` of a resource: the content item's wins over the list entry's, field by field. */
 export function resourceUiMeta(listEntry: Json | undefined, content: Json | undefined): Json {
   const meta = (item: Json | undefined): Json => {
-    const ui = (item?.['_meta'] as Json | undefined)?.['ui'];
+    const ui = (item?.['_meta'] as Json | undefined)?.[UI_META_KEY];
     return typeof ui === 'object' && ui !== null && !Array.isArray(ui) ? (ui as Json) : {};
   };
   return { ...meta(listEntry), ...meta(content) };
@@ -121,16 +122,16 @@ export function cspHeader(csp: CspDomains): string {
 /** The tool's View, from `_meta.ui.resourceUri` or the deprecated flat key (hosts read both). */
 export function toolResourceUri(tool: Json | undefined): string | undefined {
   const meta = tool?.['_meta'] as Json | undefined;
-  const ui = meta?.['ui'] as Json | undefined;
-  const uri = ui?.['resourceUri'] ?? meta?.[LEGACY_RESOURCE_URI_KEY];
+  const ui = meta?.[UI_META_KEY] as Json | undefined;
+  const uri = ui?.['resourceUri'] ?? meta?.[LEGACY_RESOURCE_URI_META_KEY];
   return typeof uri === 'string' ? uri : undefined;
 }
 
 /** Who may call the tool: `_meta.ui.visibility`, default `["model", "app"]`. */
-export function toolVisibility(tool: Json | undefined): readonly Visibility[] {
-  const ui = (tool?.['_meta'] as Json | undefined)?.['ui'] as Json | undefined;
+export function toolVisibility(tool: Json | undefined): readonly AppToolVisibility[] {
+  const ui = (tool?.['_meta'] as Json | undefined)?.[UI_META_KEY] as Json | undefined;
   const visibility = ui?.['visibility'];
   return Array.isArray(visibility)
-    ? (visibility.filter((v) => v === 'model' || v === 'app') as Visibility[])
+    ? (visibility.filter((v) => v === 'model' || v === 'app') as AppToolVisibility[])
     : DEFAULT_VISIBILITY;
 }

@@ -14,7 +14,8 @@ import type { Inspection, JsonObject } from '../../core/connection.js';
 import { serverErrorOf } from '../../core/connection.js';
 import type { Timeline } from '../../core/timeline.js';
 import { resourceUiMeta, toolVisibility, viewPolicy } from './csp.js';
-import { APP_MIME_TYPE, APP_URI_SCHEME, PROXY_SANDBOX, VIEW_SANDBOX } from './protocol.js';
+import { APP_MIME_TYPE, APP_URI_SCHEME } from 'mcpengine/apps/protocol';
+import { PROXY_SANDBOX, VIEW_SANDBOX } from './protocol.js';
 import type { RunningSandbox } from './sandbox.js';
 
 export interface AppsSession {

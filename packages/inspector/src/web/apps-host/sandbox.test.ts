@@ -4,8 +4,10 @@
  * foreign Origins; a View's call of a tool without `app` visibility is refused; a closed View is gone.
  */
 import { join, resolve } from 'node:path';
+import { DEFAULT_APP_CSP } from 'mcpengine/apps/protocol';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startBackend, type RunningBackend } from '../backend.js';
+import { viewPolicy } from './csp.js';
 
 const ROOT = resolve(import.meta.dirname, '../../../../..');
 const CORPUS_APP = join(ROOT, 'packages/validator/corpus/apps/correct-app.mjs');
@@ -22,6 +24,16 @@ async function backendFor(command: string, args: string[]): Promise<RunningBacke
 
 afterAll(async () => {
   for (const backend of backends) await backend.close();
+});
+
+describe('the CSP of a View that declares nothing', () => {
+  it("is the spec's default (the engine's DEFAULT_APP_CSP), only further restricted", () => {
+    const header = viewPolicy({}).header;
+    expect(header.startsWith(DEFAULT_APP_CSP)).toBe(true);
+    expect(header.slice(DEFAULT_APP_CSP.length)).toBe(
+      "; frame-src 'none'; object-src 'none'; base-uri 'self'",
+    );
+  });
 });
 
 describe('the sandbox listener and the apps API', () => {

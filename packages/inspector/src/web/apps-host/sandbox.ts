@@ -10,7 +10,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { SANDBOX_METHOD_PREFIX, UI_METHODS, VIEW_SANDBOX } from './protocol.js';
+import { APPS_METHODS } from 'mcpengine/apps/protocol';
+import { SANDBOX_METHOD_PREFIX, VIEW_SANDBOX } from './protocol.js';
 
 export interface SandboxView {
   /** The View's CSP header value. */
@@ -63,7 +64,7 @@ const PROXY_SCRIPT = `(() => {
     const data = event.data;
     if (event.source === window.parent && event.origin === host) {
       if (reserved(data)) {
-        if (data.method === ${JSON.stringify(UI_METHODS.sandboxResourceReady)} && inner === undefined)
+        if (data.method === ${JSON.stringify(APPS_METHODS.sandboxResourceReady)} && inner === undefined)
           load(data.params || {});
         return;
       }
@@ -74,7 +75,7 @@ const PROXY_SCRIPT = `(() => {
       window.parent.postMessage(data, host);
   });
   window.parent.postMessage(
-    { jsonrpc: '2.0', method: ${JSON.stringify(UI_METHODS.sandboxProxyReady)}, params: {} },
+    { jsonrpc: '2.0', method: ${JSON.stringify(APPS_METHODS.sandboxProxyReady)}, params: {} },
     host,
   );
 })();
