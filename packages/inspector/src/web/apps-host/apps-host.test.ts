@@ -97,6 +97,8 @@ async function renderApp(
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
   await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 20_000 }).toMatch(serverName);
   await page.getByRole('tab', { name: 'Tools' }).click();
+  // The tool list is virtualised: search first so the tool's row is rendered whatever the server's tool count.
+  await page.getByRole('searchbox', { name: 'Search tools' }).fill(tool);
   await page.getByRole('button', { name: tool, exact: true }).click();
   if (typeof text === 'string') await page.locator('[id="args.text"]').fill(text);
   else if (text !== undefined) await text(page);
