@@ -8,8 +8,12 @@
  *   --limit N        only the first N descriptions (sorted)      --sample N   N descriptions spread evenly
  *   --concurrency N  descriptions at once (default 2)           --no-validate  map and serve only
  *   --no-docs        do not rewrite docs/generator.md             --mock       the Prism run (every tool)
+ *   --resume         keep the outcomes of an earlier, interrupted run of the same mode and only check the rest
+ *
+ * Each outcome is appended to `.cache/openapi/progress[-served].jsonl` the moment it is known, so an interrupted
+ * run (Ctrl-C, a machine needed elsewhere) loses nothing: `--resume` picks up where it stopped.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { checkAgainstMock, type MockCheck } from './mock-check.js';
@@ -32,6 +36,7 @@ const { values } = parseArgs({
     'no-validate': { type: 'boolean' },
     'no-docs': { type: 'boolean' },
     mock: { type: 'boolean' },
+    resume: { type: 'boolean' },
   },
 });
 
@@ -118,14 +123,39 @@ async function corpusRun(): Promise<void> {
   const concurrency = positive('--concurrency', values.concurrency, 2);
   const validate = !values['no-validate'];
   const outcomes: ServeOutcome[] = new Array(chosen.length);
+  // Outcomes are appended as they come; --resume reuses those of an interrupted run of the same mode.
+  const progress = join(CACHE_DIR, validate ? 'progress.jsonl' : 'progress-served.jsonl');
+  const earlier = new Map<string, ServeOutcome & { elapsedMs?: number }>();
+  if (values.resume && existsSync(progress))
+    for (const line of readFileSync(progress, 'utf8').split('\n'))
+      if (line.trim() !== '') {
+        try {
+          const outcome = JSON.parse(line) as ServeOutcome;
+          earlier.set(outcome.description, outcome);
+        } catch {
+          // a line cut by the interruption
+        }
+      }
+  else rmSync(progress, { force: true });
+  let resumedMs = 0;
+  const pending: number[] = [];
+  chosen.forEach(({ label }, index) => {
+    const known = earlier.get(label);
+    if (known === undefined) pending.push(index);
+    else {
+      outcomes[index] = known;
+      resumedMs += known.ms;
+    }
+  });
+  if (earlier.size > 0) log(`corpus: resuming: ${chosen.length - pending.length} outcomes kept from ${progress}`);
   let next = 0;
-  let finished = 0;
-  const started = Date.now();
+  let finished = chosen.length - pending.length;
+  const started = Date.now() - resumedMs / concurrency;
   const tty = process.stderr.isTTY === true;
   const worker = async () => {
     for (;;) {
-      const index = next++;
-      if (index >= chosen.length) return;
+      if (next >= pending.length) return;
+      const index = pending[next++]!;
       const { label, path } = chosen[index]!;
       outcomes[index] = await timeLimit(
         checkDescription(path, label, { validate, tokens: true }).catch((error: unknown): ServeOutcome => ({
@@ -144,6 +174,7 @@ async function corpusRun(): Promise<void> {
       );
       finished++;
       const outcome = outcomes[index]!;
+      appendFileSync(progress, `${JSON.stringify(outcome)}\n`);
       const line = `[${finished}/${chosen.length}] ${outcome.verdict.padEnd(7)} ${label}${outcome.verdict === 'served' ? '' : `: ${outcome.detail.slice(0, 160)}`}`;
       if (tty && outcome.verdict === 'served') process.stderr.write(`\r${line.slice(0, 110).padEnd(110)}`);
       else log(tty ? `\r${line}` : line);
@@ -157,6 +188,7 @@ async function corpusRun(): Promise<void> {
   log(
     `corpus: ${outcomes.length} descriptions in ${Math.round(results.durationMs / 1000)} s: ${counts('served')} served${validate ? ' and valid' : ''}, ${counts('refused')} refused, ${counts('invalid')} invalid, ${counts('crashed')} crashed`,
   );
+  const shown = process.argv.slice(2).filter((arg) => arg !== '--resume');
   if (!values['no-docs'] && existsSync(DOC) && values.limit === undefined)
     writeFileSync(
       DOC,
@@ -166,7 +198,7 @@ async function corpusRun(): Promise<void> {
         renderCorpusTable({
           ...results,
           of: all.length + 2,
-          command: `npm run corpus:openapi${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+          command: `npm run corpus:openapi${shown.length > 0 ? ` -- ${shown.join(' ')}` : ''}`,
         }),
       ),
     );
