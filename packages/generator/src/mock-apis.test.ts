@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { checkAgainstMock } from './corpus/mock-check.js';
 import { apiDescription } from './corpus/sources.js';
 
-// Prism cannot start on Stripe's web of references: it gets the sampled operations with their references inlined two levels deep (see startPrism).
+// Prism gets only the sampled operations and what they reference (lossless for them; GitHub's whole description
+// takes Prism about a minute to start). Prism cannot start on Stripe's web of references: it gets the sampled operations with their references inlined two levels deep (see startPrism).
 const APIS = [
   ['Twilio API v2010', 'twilio', 12, undefined],
   ['Google Search Console', 'searchconsole', 'all', undefined],
@@ -29,6 +30,6 @@ describe('tools called against a Prism mock of their own description', () => {
       expect(outcome.failures).toEqual([]);
       expect(outcome.violations).toEqual([]);
       expect(outcome.wireViolations).toBe(0);
-    }, 600_000);
+    }, 600_000); // a hang guard, not a speed requirement
   }
 });

@@ -131,12 +131,13 @@ async function corpusRun(): Promise<void> {
       if (line.trim() !== '') {
         try {
           const outcome = JSON.parse(line) as ServeOutcome;
-          earlier.set(outcome.description, outcome);
+          // Invalid and crashed ones are checked again: they may have been the machine's load.
+          if (outcome.verdict === 'served' || outcome.verdict === 'refused')
+            earlier.set(outcome.description, outcome);
         } catch {
           // a line cut by the interruption
         }
-      }
-  else rmSync(progress, { force: true });
+      } else rmSync(progress, { force: true });
   let resumedMs = 0;
   const pending: number[] = [];
   chosen.forEach(({ label }, index) => {
@@ -147,7 +148,8 @@ async function corpusRun(): Promise<void> {
       resumedMs += known.ms;
     }
   });
-  if (earlier.size > 0) log(`corpus: resuming: ${chosen.length - pending.length} outcomes kept from ${progress}`);
+  if (earlier.size > 0)
+    log(`corpus: resuming: ${chosen.length - pending.length} outcomes kept from ${progress}`);
   let next = 0;
   let finished = chosen.length - pending.length;
   const started = Date.now() - resumedMs / concurrency;
@@ -182,6 +184,31 @@ async function corpusRun(): Promise<void> {
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   if (tty) log('');
+  // The validator's checks have time limits (a ping answered within seconds, requests within 10 s). On a
+  // loaded machine, several descriptions validated at once can miss them; each description found invalid or
+  // crashed is therefore checked once more, alone, and that second verdict counts (the first is kept as
+  // `firstDetail`). A description that fails alone is invalid.
+  const suspects = pending.filter((index) => ['invalid', 'crashed'].includes(outcomes[index]!.verdict));
+  if (concurrency > 1 && suspects.length > 0) {
+    log(`corpus: checking ${suspects.length} invalid or crashed descriptions again, one at a time`);
+    for (const index of suspects) {
+      const { label, path } = chosen[index]!;
+      const first = outcomes[index]!;
+      const again = await checkDescription(path, label, { validate, tokens: true }).catch(
+        (error: unknown): ServeOutcome => ({
+          description: label,
+          verdict: 'crashed',
+          detail: String(error),
+          ms: 0,
+        }),
+      );
+      outcomes[index] = { ...again, firstDetail: `${first.verdict}: ${first.detail}` };
+      appendFileSync(progress, `${JSON.stringify(outcomes[index])}\n`);
+      log(
+        `  ${again.verdict.padEnd(7)} ${label}${again.verdict === 'served' ? '' : `: ${again.detail.slice(0, 160)}`}`,
+      );
+    }
+  }
   const results = { validated: validate, durationMs: Date.now() - started, outcomes };
   writeFileSync(join(CACHE_DIR, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
   const counts = (verdict: string) => outcomes.filter((o) => o.verdict === verdict).length;

@@ -77,12 +77,13 @@ export async function checkAgainstMock(
   const loaded = await loadDescription(description);
   const { api } = buildApiModel(loaded, options.name === undefined ? {} : { name: options.name });
   const chosen = sampleTools(api.tools, options.count);
-  const prism = await startPrism(
-    description,
-    options.refDepth === undefined
+  // Prism gets the operations under test only (all of them when every tool is called).
+  const prism = await startPrism(description, {
+    ...(options.refDepth === undefined ? {} : { refDepth: options.refDepth }),
+    ...(options.count === 'all' && options.refDepth === undefined
       ? {}
-      : { refDepth: options.refDepth, paths: [...new Set(chosen.map((tool) => tool.path))] },
-  );
+      : { paths: [...new Set(chosen.map((tool) => tool.path))] }),
+  });
   try {
     const served = createOpenApiServer(api, {
       baseUrl: prism.url,

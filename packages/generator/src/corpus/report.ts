@@ -50,6 +50,12 @@ export function renderCorpusTable(results: {
     `| invalid (validation failed) | ${count('invalid')} |`,
     `| crashed | ${count('crashed')} |`,
     '',
+    ...(outcomes.some((o) => o.firstDetail !== undefined)
+      ? [
+          `${outcomes.filter((o) => o.firstDetail !== undefined).length} descriptions failed while validated alongside others on the loaded machine and were checked again, alone; the table counts that second verdict (${outcomes.filter((o) => o.firstDetail !== undefined && o.verdict === 'served').length} of them passed alone).`,
+          '',
+        ]
+      : []),
     `\`tools/list\` tokens (o200k_base) of the served descriptions, as served (progressive disclosure above 40 operations): median ${quantile(0.5)}, 90th percentile ${quantile(0.9)}, largest ${tokens.at(-1) ?? 0}.`,
     '',
   ];
