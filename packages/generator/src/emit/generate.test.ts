@@ -15,6 +15,7 @@ import { Client, type ClientSession } from 'mcpengine/client';
 import { compileSchema, type JsonSchema } from 'mcpengine/schema';
 import { StdioClientTransport } from 'mcpengine/stdio';
 import { tapTransport, WireTap } from '@mcpengine/oracle';
+import { runFiles } from '@mcpengine/test-runner';
 import { describe, expect, it } from 'vitest';
 import { NOTES_DESCRIPTION } from './fixture.js';
 import { generateProject, MANIFEST } from './project.js';
@@ -107,6 +108,7 @@ describe('generate', () => {
       'src/custom/customize.ts',
       'src/runtime/call.ts',
       'test/smoke.test.ts',
+      'test/generated.mcp.yaml',
     ])
       expect(existsSync(join(out, file)), file).toBe(true);
     const manifest = JSON.parse(readFileSync(join(out, MANIFEST), 'utf8'));
@@ -165,6 +167,23 @@ describe('generate', () => {
       await new Promise<void>((resolve) => api.close(() => resolve()));
     }
     tap.assertClean();
+
+    // Its tests in the `mcpengine test` format, run by the test runner (every message checked by the oracle).
+    const yaml = readFileSync(join(out, 'test/generated.mcp.yaml'), 'utf8');
+    expect(yaml).toContain('rejectsInput: true');
+    const summary = await runFiles([{ file: join(out, 'test/generated.mcp.yaml'), kind: 'yaml' }], {
+      jobs: 1,
+    });
+    const suite = summary.suites[0]!;
+    expect(suite.connectionError ?? suite.fileError).toBeUndefined();
+    expect(suite.tests.map((t) => `${t.name}: ${t.status} ${t.failures.join('; ')}`)).toEqual([
+      'lists every operation as a tool (5) [2025-06-18]: passed ',
+      'createNote refuses arguments without its required ones [2025-06-18]: passed ',
+      'listNotes reports an API it cannot reach as a tool error [2025-06-18]: passed ',
+      'lists every operation as a tool (5) [2026-07-28]: passed ',
+      'createNote refuses arguments without its required ones [2026-07-28]: passed ',
+      'listNotes reports an API it cannot reach as a tool error [2026-07-28]: passed ',
+    ]);
 
     // The project's own test (Prism mock).
     const vitest = join(dirname(require.resolve('vitest/package.json')), 'vitest.mjs');
