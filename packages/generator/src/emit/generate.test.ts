@@ -1,7 +1,7 @@
 /**
  * `generate` end to end: the project is written, compiles on its own (its own tsconfig, the engine as its only
  * dependency), its server starts on stdio and calls a real local API, its smoke test passes against Prism,
- * its server.json follows the MCP Registry schema, and regenerating keeps hand edits apart.
+ * its server.json is valid against the MCP Registry schema, and regenerating keeps hand edits apart.
  */
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -12,8 +12,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client, type ClientSession } from 'mcpengine/client';
-import { compileSchema, type JsonSchema } from 'mcpengine/schema';
 import { StdioClientTransport } from 'mcpengine/stdio';
+import { validateServerJson } from '@mcpengine/center';
 import { tapTransport, WireTap } from '@mcpengine/oracle';
 import { runFiles } from '@mcpengine/test-runner';
 import { describe, expect, it } from 'vitest';
@@ -41,54 +41,6 @@ function link(project: string): void {
     symlinkSync(target, path, 'dir');
   }
 }
-
-/**
- * A subset of the MCP Registry `server.json` schema (2025-12-11: ServerDetail, Package, KeyValueInput), with the
- * constraints quoted from it, for the fields the generator writes.
- */
-const SERVER_JSON_RULES: JsonSchema = {
-  type: 'object',
-  required: ['name', 'description', 'version'],
-  properties: {
-    $schema: {
-      type: 'string',
-      const: 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json',
-    },
-    name: { type: 'string', pattern: '^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$', minLength: 3, maxLength: 200 },
-    description: { type: 'string', minLength: 1, maxLength: 100 },
-    title: { type: 'string', minLength: 1, maxLength: 100 },
-    version: { type: 'string', maxLength: 255, not: { pattern: '^[\\^~>=<]|\\.x$|\\*' } },
-    packages: {
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['registryType', 'identifier', 'version', 'transport'],
-        properties: {
-          registryType: { type: 'string' },
-          identifier: { type: 'string' },
-          version: { type: 'string', minLength: 1, not: { const: 'latest' } },
-          runtimeHint: { type: 'string' },
-          transport: { type: 'object', required: ['type'], properties: { type: { enum: ['stdio'] } } },
-          environmentVariables: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['name'],
-              properties: {
-                name: { type: 'string' },
-                description: { type: 'string' },
-                isRequired: { type: 'boolean' },
-                isSecret: { type: 'boolean' },
-                format: { enum: ['string', 'number', 'boolean', 'filepath'] },
-              },
-            },
-          },
-        },
-      },
-    },
-  },
-};
 
 describe('generate', () => {
   it('writes a project that builds on its own, serves, and passes its own smoke test against Prism', async () => {
@@ -119,8 +71,8 @@ describe('generate', () => {
       'npx mcpengine add notes-api --client claude-desktop --env NOTES_APIKEY_API_KEY=…',
     );
     const serverJson = JSON.parse(readFileSync(join(out, 'server.json'), 'utf8'));
-    const check = compileSchema(SERVER_JSON_RULES).validate(serverJson);
-    expect(check.valid ? [] : check.issues).toEqual([]);
+    // The MCP Registry's own schema (vendored by the command center), every field.
+    expect(validateServerJson(serverJson)).toEqual([]);
     expect(JSON.parse(readFileSync(join(out, 'package.json'), 'utf8')).mcpName).toBe(serverJson.name);
 
     link(out);
