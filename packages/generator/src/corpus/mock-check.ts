@@ -12,7 +12,7 @@ import type { ApiModel, OperationTool } from '../runtime/model.js';
 import { sampleArguments, sampleValue } from '../sample.js';
 import { createOpenApiServer } from '../serve/server.js';
 import { connect } from './client.js';
-import { startPrism } from './prism.js';
+import { startPrism, type PrismMock } from './prism.js';
 
 export interface MockCallOutcome {
   readonly tool: string;
@@ -63,17 +63,31 @@ export function dummyCredentials(api: ApiModel): Record<string, string> {
   return env;
 }
 
-export async function checkAgainstMock(
+export interface MockOptions {
+  count: number | 'all';
+  name?: string;
+  /** Inline references this deep for Prism (see `startPrism`); only for descriptions Prism cannot start on. */
+  refDepth?: number;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** A description loaded and mapped, and Prism serving the operations to call: ready for `callAgainstMock`. */
+export interface PreparedMock {
+  readonly label: string;
+  readonly api: ApiModel;
+  readonly chosen: readonly OperationTool[];
+  readonly prism: PrismMock;
+}
+
+/**
+ * Loads and maps a description and starts Prism on the operations to call. Separate from the calls so that
+ * several Prism start-ups (seconds each) can overlap.
+ */
+export async function prepareMock(
   label: string,
   description: string,
-  options: {
-    count: number | 'all';
-    name?: string;
-    /** Inline references this deep for Prism (see `startPrism`); only for descriptions Prism cannot start on. */
-    refDepth?: number;
-    onProgress?: (done: number, total: number) => void;
-  },
-): Promise<MockCheck> {
+  options: MockOptions,
+): Promise<PreparedMock> {
   const loaded = await loadDescription(description);
   const { api } = buildApiModel(loaded, options.name === undefined ? {} : { name: options.name });
   const chosen = sampleTools(api.tools, options.count);
@@ -84,6 +98,23 @@ export async function checkAgainstMock(
       ? {}
       : { paths: [...new Set(chosen.map((tool) => tool.path))] }),
   });
+  return { label, api, chosen, prism };
+}
+
+export async function checkAgainstMock(
+  label: string,
+  description: string,
+  options: MockOptions,
+): Promise<MockCheck> {
+  return callAgainstMock(await prepareMock(label, description, options), options);
+}
+
+/** Calls the prepared tools one by one, then stops Prism. */
+export async function callAgainstMock(
+  prepared: PreparedMock,
+  options: Pick<MockOptions, 'onProgress'> = {},
+): Promise<MockCheck> {
+  const { label, api, chosen, prism } = prepared;
   try {
     const served = createOpenApiServer(api, {
       baseUrl: prism.url,

@@ -230,7 +230,7 @@ export async function startPrism(
     fetch: recording,
     async stop() {
       if (served !== description) rmSync(dirname(served), { recursive: true, force: true });
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       await exited;
