@@ -126,18 +126,20 @@ async function corpusRun(): Promise<void> {
   // Outcomes are appended as they come; --resume reuses those of an interrupted run of the same mode.
   const progress = join(CACHE_DIR, validate ? 'progress.jsonl' : 'progress-served.jsonl');
   const earlier = new Map<string, ServeOutcome & { elapsedMs?: number }>();
-  if (values.resume && existsSync(progress))
-    for (const line of readFileSync(progress, 'utf8').split('\n'))
-      if (line.trim() !== '') {
-        try {
-          const outcome = JSON.parse(line) as ServeOutcome;
-          // Invalid and crashed ones are checked again: they may have been the machine's load.
-          if (outcome.verdict === 'served' || outcome.verdict === 'refused')
-            earlier.set(outcome.description, outcome);
-        } catch {
-          // a line cut by the interruption
-        }
-      } else rmSync(progress, { force: true });
+  if (values.resume && existsSync(progress)) {
+    for (const line of readFileSync(progress, 'utf8').split('\n')) {
+      if (line.trim() === '') continue;
+      try {
+        const outcome = JSON.parse(line) as ServeOutcome;
+        // Invalid and crashed ones are checked again: they may have been the machine's load.
+        if (outcome.verdict === 'served' || outcome.verdict === 'refused')
+          earlier.set(outcome.description, outcome);
+        else earlier.delete(outcome.description);
+      } catch {
+        // a line cut by the interruption: that description is checked again
+      }
+    }
+  } else rmSync(progress, { force: true });
   let resumedMs = 0;
   const pending: number[] = [];
   chosen.forEach(({ label }, index) => {
