@@ -9,6 +9,7 @@
  *   --concurrency N  descriptions at once (default 2)           --no-validate  map and serve only
  *   --no-docs        do not rewrite docs/generator.md             --mock       the Prism run (every tool)
  *   --resume         keep the outcomes of an earlier, interrupted run of the same mode and only check the rest
+ *   --report         check nothing: write the table of docs/generator.md from the progress file so far
  *
  * Each outcome is appended to `.cache/openapi/progress[-served].jsonl` the moment it is known, so an interrupted
  * run (Ctrl-C, a machine needed elsewhere) loses nothing: `--resume` picks up where it stopped.
@@ -37,6 +38,7 @@ const { values } = parseArgs({
     'no-docs': { type: 'boolean' },
     mock: { type: 'boolean' },
     resume: { type: 'boolean' },
+    report: { type: 'boolean' },
   },
 });
 
@@ -234,5 +236,42 @@ async function corpusRun(): Promise<void> {
   process.exitCode = counts('invalid') + counts('crashed') > 0 ? 1 : 0;
 }
 
-if (values.mock) await mockRun();
+/** The table from the progress file of a run that has not finished (latest outcome per description). */
+function reportRun(): void {
+  const validate = !values['no-validate'];
+  const progress = join(CACHE_DIR, validate ? 'progress.jsonl' : 'progress-served.jsonl');
+  if (!existsSync(progress)) {
+    log(`corpus: no ${progress}: run npm run corpus:openapi first`);
+    process.exit(2);
+  }
+  const latest = new Map<string, ServeOutcome>();
+  for (const line of readFileSync(progress, 'utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      const outcome = JSON.parse(line) as ServeOutcome;
+      latest.set(outcome.description, outcome);
+    } catch {
+      // a line cut by an interruption
+    }
+  }
+  const outcomes = [...latest.values()];
+  const table = renderCorpusTable({
+    validated: validate,
+    // Checks ran several at once; the sum of their times over-states the wall time, so it is not shown.
+    durationMs: 0,
+    outcomes,
+    of: directoryDescriptions().length + 2,
+    command: `npm run corpus:openapi${validate ? '' : ' -- --no-validate'}`,
+    partial: true,
+  });
+  log(table);
+  if (!values['no-docs'] && existsSync(DOC))
+    writeFileSync(
+      DOC,
+      replaceSection(readFileSync(DOC, 'utf8'), validate ? 'corpus' : 'corpus-served', table),
+    );
+}
+
+if (values.report) reportRun();
+else if (values.mock) await mockRun();
 else await corpusRun();
