@@ -127,7 +127,7 @@ async function corpusRun(): Promise<void> {
   const outcomes: ServeOutcome[] = new Array(chosen.length);
   // Outcomes are appended as they come; --resume reuses those of an interrupted run of the same mode.
   const progress = join(CACHE_DIR, validate ? 'progress.jsonl' : 'progress-served.jsonl');
-  const earlier = new Map<string, ServeOutcome & { elapsedMs?: number }>();
+  const earlier = new Map<string, ServeOutcome>();
   if (values.resume && existsSync(progress)) {
     for (const line of readFileSync(progress, 'utf8').split('\n')) {
       if (line.trim() === '') continue;
