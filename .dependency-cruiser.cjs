@@ -10,6 +10,8 @@ const ENGINE_ENTRIES = [
   'transports/memory/index.ts',
   'transports/http/index.ts',
   'auth/index.ts',
+  'apps/index.ts',
+  'apps/protocol.ts',
 ].map((entry) => `packages/mcpengine/src/${entry.replace('.', '\\.')}`);
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -51,6 +53,17 @@ module.exports = {
         ],
       },
       to: { dependencyTypes: ['core'], path: '^(node:)?(http|https|http2|stream|net)$' },
+    },
+    {
+      name: 'engine-http-handler-does-not-import-the-node-adapter',
+      severity: 'error',
+      comment:
+        'The web-standard HTTP server consumes its request seam (server-request.ts); the Node adapter (node*.ts) depends on it, never the reverse. Only the entry point re-exports the adapter.',
+      from: {
+        path: '^packages/mcpengine/src/transports/http/',
+        pathNot: ['^packages/mcpengine/src/transports/http/(node[^/]*|index)\\.ts$', '\\.test\\.ts$'],
+      },
+      to: { path: '^packages/mcpengine/src/transports/http/node[^/]*\\.ts$' },
     },
     {
       name: 'engine-protocol-is-the-bottom-layer',

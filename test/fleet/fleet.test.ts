@@ -2,6 +2,10 @@
  * The fleet in `npm test`: every generated or curated server under servers/ (found by its fleet.json) passes
  * `mcpengine validate` on every revision and its declarative tests, replayed from cassettes (no mock, no
  * network: the API base URL of validation points at a closed loopback port). Needs `npm run build`.
+ *
+ * Each check is a child process (the CLI and the server it starts) that mostly waits on the other; the checks
+ * run concurrently (`it.concurrent`), at most FLEET_JOBS child processes at a time (default 2: the suite runs on
+ * two cores), so adding a server adds its own CPU time and little waiting.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -44,6 +48,24 @@ function closedPort(): Promise<number> {
     });
   });
 }
+
+/** At most `jobs` checks at once; the others wait their turn. */
+function limiter(jobs: number) {
+  let running = 0;
+  const queue: (() => void)[] = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (running >= jobs) await new Promise<void>((turn) => queue.push(turn));
+    running += 1;
+    try {
+      return await task();
+    } finally {
+      running -= 1;
+      queue.shift()?.();
+    }
+  };
+}
+
+const limit = limiter(Math.max(1, Number(process.env['FLEET_JOBS'] ?? 2)));
 
 function run(args: string[], cwd: string): Promise<{ status: number | null; output: string }> {
   return new Promise((done) => {
@@ -97,53 +119,76 @@ describe('the fleet', () => {
         expect(serverJson.packages[0].transport.type).toBe('stdio');
       });
 
-      it('passes mcpengine validate on every revision (no MUST failure)', async () => {
-        const env = await offlineEnv(manifest);
-        const envArgs = Object.entries(env).flatMap(([key, value]) => ['--env', `${key}=${value}`]);
-        const outcome = await run(['validate', '--stdio', manifest.stdio, '--cwd', dir, ...envArgs], dir);
-        expect(outcome.output).toMatch(/PASS: no MUST failed/);
-        expect(outcome.status).toBe(0);
-      }, 300_000);
-
-      it.runIf(manifest.http !== undefined)(
-        'passes mcpengine validate over Streamable HTTP (no MUST failure)',
-        async () => {
-          const server = await startHttp(dir, manifest, await offlineEnv(manifest));
-          try {
-            const outcome = await run(['validate', '--url', server.url], dir);
-            expect(outcome.output).toMatch(/PASS: no MUST failed/);
-            expect(outcome.status).toBe(0);
-          } finally {
-            server.stop();
-          }
+      it.concurrent(
+        'passes mcpengine validate on every revision (no MUST failure)',
+        async ({ expect }) => {
+          const env = await offlineEnv(manifest);
+          const envArgs = Object.entries(env).flatMap(([key, value]) => ['--env', `${key}=${value}`]);
+          const outcome = await limit(() =>
+            run(['validate', '--stdio', manifest.stdio, '--cwd', dir, ...envArgs], dir),
+          );
+          expect(outcome.output).toMatch(/PASS: no MUST failed/);
+          expect(outcome.status).toBe(0);
         },
-        300_000,
+        600_000,
       );
 
-      it('passes the robustness tests generated from its schemas (--generate)', async () => {
-        const env = await offlineEnv(manifest);
-        const outcome = await new Promise<{ status: number | null; output: string }>((done) => {
-          const child = spawn(process.execPath, [CLI, 'test', '--generate', '--stdio', manifest.stdio], {
-            cwd: dir,
-            // --generate has no --env: the server inherits the runner's environment.
-            env: { ...process.env, ...env },
-            stdio: ['ignore', 'pipe', 'pipe'],
+      it.runIf(manifest.http !== undefined).concurrent(
+        'passes mcpengine validate over Streamable HTTP (no MUST failure)',
+        async ({ expect }) => {
+          const outcome = await limit(async () => {
+            const server = await startHttp(dir, manifest, await offlineEnv(manifest));
+            try {
+              return await run(['validate', '--url', server.url], dir);
+            } finally {
+              server.stop();
+            }
           });
-          let output = '';
-          child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-          child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-          child.once('exit', (status) => done({ status, output }));
-        });
-        expect(outcome.output).toMatch(/Tests: \d+ passed, 0 failed/);
-        expect(outcome.status).toBe(0);
-      }, 300_000);
+          expect(outcome.output).toMatch(/PASS: no MUST failed/);
+          expect(outcome.status).toBe(0);
+        },
+        600_000,
+      );
 
-      it('passes its declarative tests, replayed from cassettes', async () => {
-        const outcome = await run(['test', manifest.tests], dir);
-        expect(outcome.output).toMatch(/Tests: \d+ passed, 0 failed/);
-        expect(outcome.output).not.toContain(': record');
-        expect(outcome.status).toBe(0);
-      }, 300_000);
+      it.concurrent(
+        'passes the robustness tests generated from its schemas (--generate)',
+        async ({ expect }) => {
+          const env = await offlineEnv(manifest);
+          const outcome = await limit(
+            () =>
+              new Promise<{ status: number | null; output: string }>((done) => {
+                const child = spawn(
+                  process.execPath,
+                  [CLI, 'test', '--generate', '--stdio', manifest.stdio],
+                  {
+                    cwd: dir,
+                    // --generate has no --env: the server inherits the runner's environment.
+                    env: { ...process.env, ...env },
+                    stdio: ['ignore', 'pipe', 'pipe'],
+                  },
+                );
+                let output = '';
+                child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+                child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+                child.once('exit', (status) => done({ status, output }));
+              }),
+          );
+          expect(outcome.output).toMatch(/Tests: \d+ passed, 0 failed/);
+          expect(outcome.status).toBe(0);
+        },
+        600_000,
+      );
+
+      it.concurrent(
+        'passes its declarative tests, replayed from cassettes',
+        async ({ expect }) => {
+          const outcome = await limit(() => run(['test', manifest.tests], dir));
+          expect(outcome.output).toMatch(/Tests: \d+ passed, 0 failed/);
+          expect(outcome.output).not.toContain(': record');
+          expect(outcome.status).toBe(0);
+        },
+        600_000,
+      );
     });
   }
 });

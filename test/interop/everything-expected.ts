@@ -202,6 +202,17 @@ export const EXPECTED_CALLS: Readonly<Record<string, ExpectedCall>> = {
   slow_compute: { arguments: { seconds: 0, label: 'quick' }, result: text('Computed quick in 0s') },
   confirm_delete: { arguments: { filename: 'notes.txt' }, result: text('Deleted notes.txt') },
   multi_input: { result: text('Answers: Alice, Bob') },
+  // The MCP App (its app-only chart_append is not listed to these clients: they do not declare Apps).
+  show_chart: {
+    arguments: { title: 'Sales', values: [3, 1, 4] },
+    result: {
+      content: [
+        { type: 'text', text: 'Chart "Sales": 3 values (3, 1, 4), total 8, min 1, max 4.' },
+        { type: 'text', text: '{"title":"Sales","values":[3,1,4],"total":8,"min":1,"max":4}' },
+      ],
+      structuredContent: { title: 'Sales', values: [3, 1, 4], total: 8, min: 1, max: 4 },
+    },
+  },
 };
 
 /**
@@ -243,6 +254,13 @@ export const EXPECTED_RESOURCES = [
     name: 'Watched resource',
     description: 'A resource that can be subscribed to; touch_watched_resource changes it',
     mimeType: 'text/plain',
+  },
+  {
+    uri: 'ui://everything/chart.html',
+    name: 'Chart view',
+    description: 'A bar chart of the values given to show_chart; adds values through chart_append',
+    mimeType: 'text/html;profile=mcp-app',
+    _meta: { ui: { prefersBorder: true } },
   },
 ];
 

@@ -63,7 +63,7 @@ const CAPABILITIES = {
   prompts: { listChanged: true },
   resources: { subscribe: true, listChanged: true },
   tools: { listChanged: true },
-  extensions: { 'io.modelcontextprotocol/tasks': {} },
+  extensions: { 'io.modelcontextprotocol/tasks': {}, 'io.modelcontextprotocol/ui': {} },
 };
 const ALL_INPUTS: ClientCapabilities = { sampling: {}, elicitation: {}, roots: {} };
 
@@ -204,9 +204,10 @@ export function describeSdkV2Client(profile: SdkV2TransportProfile): void {
         [...Object.keys(EXPECTED_CALLS), ...STATEFUL_TOOLS, ...TASK_REQUIRED_TOOLS].sort(),
       );
       const [page] = rounds(session.transport, 'tools/list').slice(before);
+      // Private: the list depends on the caller (the MCP App's app-only tool is listed only to Apps clients).
       expect([page?.result.ttlMs, page?.result.cacheScope, page?.result.resultType]).toEqual([
         60_000,
-        'public',
+        'private',
         'complete',
       ]);
       const again = await session.client.listTools();

@@ -16,6 +16,7 @@ import { OPENAPI_SCENARIOS, runOpenApi } from './scenarios/openapi.js';
 import { runThroughput } from './scenarios/throughput.js';
 import { runTestRunner } from './scenarios/test-runner.js';
 import { runCenterPipeline } from './scenarios/center-pipeline.js';
+import { runScaleOut, SCALE_OUT_ID } from './scenarios/scale-out.js';
 import type { Settings } from './settings.js';
 import { checkTargets } from './targets.js';
 import { print } from './report/print.js';
@@ -28,6 +29,7 @@ export const SCENARIO_IDS: readonly (readonly [string, string])[] = [
   ['footprint', 'Install footprint: dependencies, installed size, hello-world bundle'],
   ['test-runner', 'mcpengine test: 1,000 generated cases against the everything server over stdio'],
   ['center-pipeline', 'Command center: full pipeline over the fleet (wall time, per-stage time)'],
+  [SCALE_OUT_ID, 'Scale-out on Redis: per-request cost vs in memory, one and two nodes, Redis ops per call'],
   ...OPENAPI_SCENARIOS,
 ];
 
@@ -157,6 +159,10 @@ export async function runSuite(settings: Settings, argv: readonly string[]): Pro
     if (selected('center-pipeline')) {
       print('\n▶ Command center pipeline');
       add(await runCenterPipeline(settings, log));
+    }
+    if (selected(SCALE_OUT_ID)) {
+      print('\n▶ Scale-out on Redis');
+      add(await runScaleOut(settings, log));
     }
     if (selected('footprint')) {
       print('\n▶ Install footprint');

@@ -11,7 +11,7 @@
 //   line(text, ctx, next)         -> handle a raw stdin line / HTTP body (`next()` handles it correctly)
 //   http(req, res, body, next)    -> handle an HTTP exchange (`next()` handles it correctly)
 //   callTool(name, args, ctx, id, params) -> a response to tools/call (undefined: the default handling)
-//   afterInitialize(ctx)          -> runs after the initialize response is written
+//   afterInitialize(ctx)          -> runs after the initialize response is written ({ state, send, message })
 //   modernStatus(code, status)    -> Streamable HTTP, 2026-07-28: the status for a response (error code or undefined)
 //   sseOpen(event)                -> HTTP+SSE: runs when a stream opens, before the endpoint event
 //   tools / resources / prompts   -> replace the default lists
@@ -365,7 +365,7 @@ export function createCorpusServer(hooks = {}) {
     if (reply === undefined || reply === null || reply === LISTENING) return;
     send(reply);
     if (message.method === 'initialize' && 'result' in reply && hooks.afterInitialize)
-      hooks.afterInitialize({ state, send });
+      hooks.afterInitialize({ state, send, message });
   }
 
   const LISTENING = Symbol('listening');

@@ -16,3 +16,11 @@ export { SseTarget, StdioTarget, StreamableHttpTarget, type Target } from './tar
 export type { RequirementVerdict, RevisionReport, ValidationReport } from './report/model.js';
 export { renderHtml, renderJson, renderJunit } from './report/files.js';
 export { renderTerminal } from './report/terminal.js';
+export {
+  renderAppsTerminal,
+  runAppsValidation,
+  type AppsReport,
+  type AppsRuleReport,
+  type AppsRunOptions,
+} from './apps/run.js';
+export { APPS_RULES, APPS_SPEC_URL, type AppsRule } from './apps/rules.js';

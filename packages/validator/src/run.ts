@@ -150,13 +150,14 @@ async function validateRevision(
         }
       }
     };
-    // The passive judges come last in PROBES: they run once both lanes are done.
+    // The passive judges come last in PROBES: they run once every lane is done.
     const passiveFrom = applicable.findIndex((probe) => PASSIVE.has(probe.name));
     const active = passiveFrom === -1 ? applicable : applicable.slice(0, passiveFrom);
     const passive = passiveFrom === -1 ? [] : applicable.slice(passiveFrom);
     await Promise.all([
       runLane(active.filter((probe) => probe.lane === 'isolated')),
-      runLane(active.filter((probe) => probe.lane !== 'isolated')),
+      runLane(active.filter((probe) => probe.lane === 'robustness')),
+      runLane(active.filter((probe) => probe.lane === undefined)),
     ]);
     await runLane(passive);
     const connections = judgeConnections(state);
@@ -227,11 +228,8 @@ export async function runValidation(options: RunOptions): Promise<ValidationRepo
       );
     // A server that refused connections fails even where no statement of the revision names the check: the
     // checks those connections were for did not run, and "not run" is never silently a pass.
+    // The reports show it as a finding of its own (report/findings.ts), not as a note.
     const refused = reports.some((report) => report.checks[CONNECTIONS]?.status === 'fail');
-    if (refused)
-      notes.push(
-        'the server refused connections the validator opened: the checks that needed them did not run, and the run fails',
-      );
     const failed = refused || reports.some((report) => report.requirements.some((r) => r.verdict === 'fail'));
     const info = isObject(serverInfo) ? serverInfo : undefined;
     return {

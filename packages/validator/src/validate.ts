@@ -9,6 +9,7 @@ import type { Baseline } from './checks/context.js';
 import { registerSecrets } from './evidence.js';
 import { renderHtml, renderJson, renderJunit } from './report/files.js';
 import { renderTerminal } from './report/terminal.js';
+import { renderAppsTerminal, runAppsValidation } from './apps/run.js';
 import { runValidation } from './run.js';
 import { initializeRequest, modernRequest } from './session.js';
 import { SseTarget, StdioTarget, StreamableHttpTarget, type Target } from './target.js';
@@ -58,6 +59,8 @@ export interface ValidateOptions {
   readonly color: boolean;
   /** Robustness failures (replies to garbage input) fail the run. */
   readonly strict?: boolean;
+  /** Run the MCP Apps rules (`--apps`) instead of the protocol checks. */
+  readonly apps?: boolean;
 }
 
 async function stdioTarget(options: ValidateOptions): Promise<Target> {
@@ -149,6 +152,19 @@ export async function validateServer(options: ValidateOptions, io: ValidateIo): 
   process.once('SIGTERM', interrupt);
   try {
     const target = options.stdio !== undefined ? await stdioTarget(options) : await httpTarget(options, io);
+    if (options.apps === true) {
+      const report = await runAppsValidation({
+        target,
+        timeoutMs: options.timeoutMs,
+        callTools: new Set(options.callTools),
+        callAll: options.callAll,
+      }).catch((error: unknown) => {
+        throw new ConnectionError((error as Error).message);
+      });
+      io.stdout(renderAppsTerminal(report, { verbose: options.verbose }));
+      if (options.json !== undefined) write(options.json, `${JSON.stringify(report, null, 2)}\n`);
+      return report.exitCode;
+    }
     const previous = options.baseline === undefined ? undefined : readBaseline(options.baseline);
     const baseline = options.baseline === undefined ? undefined : { previous, current: {} as Baseline };
     const report = await runValidation({

@@ -7,6 +7,8 @@
  *   node servers/everything/dist/main.js --banner              # stdio, plus connection instructions on stderr
  *   node servers/everything/dist/main.js --http [--port N] [--host H]
  *                                                              # Streamable HTTP at /mcp, HTTP+SSE at /sse
+ *   node servers/everything/dist/main.js --http --port N --redis redis://127.0.0.1:6379/0 [--idle-timeout-ms MS]
+ *                                                              # one node of a scaled-out server (docs/scale-out.md)
  */
 import { exitWhenClosed } from 'mcpengine/server';
 import { serveStdio } from 'mcpengine/stdio';
@@ -15,10 +17,15 @@ import { createEverythingServer } from './server.js';
 
 const USAGE =
   'Usage: mcpengine-everything [--banner]\n' +
-  '       mcpengine-everything --http [--port <N>] [--host <address>]\n' +
+  '       mcpengine-everything --http [--port <N>] [--host <address>] [--redis <url>] [--idle-timeout-ms <ms>]\n' +
   '  Serves the MCPEngine everything server (all protocol revisions) on stdio, or over HTTP:\n' +
   '  Streamable HTTP at /mcp (2025-03-26 … 2026-07-28) and HTTP+SSE at /sse (2024-11-05).\n' +
-  '  --port defaults to 3000 and --host to 127.0.0.1.\n';
+  '  --port defaults to 3000 and --host to 127.0.0.1.\n' +
+  '  --redis <url>            scale-out: keep sessions, resumable streams and tasks in Redis and carry\n' +
+  '                           server-to-client traffic over it, so that several processes behind a plain\n' +
+  '                           (non-sticky) load balancer serve one server (redis://127.0.0.1:6379/<db>)\n' +
+  '  --redis-prefix <prefix>  prefix of every Redis key and channel (default mcpengine:)\n' +
+  '  --idle-timeout-ms <ms>   a legacy session unused this long expires (default 600000)\n';
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}`);
@@ -30,6 +37,9 @@ let http = false;
 let banner = false;
 let port = 3000;
 let host = '127.0.0.1';
+let redisUrl: string | undefined;
+let redisPrefix: string | undefined;
+let idleTimeoutMs: number | undefined;
 for (let i = 0; i < args.length; i++) {
   const arg = args[i]!;
   const value = () => {
@@ -57,19 +67,52 @@ for (let i = 0; i < args.length; i++) {
     case '--host':
       host = value();
       break;
+    case '--redis': {
+      const text = value();
+      if (!/^rediss?:\/\//.test(text)) fail(`Invalid Redis URL (redis://host:port/db expected): ${text}`);
+      redisUrl = text;
+      break;
+    }
+    case '--redis-prefix':
+      redisPrefix = value();
+      break;
+    case '--idle-timeout-ms': {
+      const text = value();
+      idleTimeoutMs = Number(text);
+      if (!/^\d+$/.test(text) || idleTimeoutMs <= 0 || !Number.isSafeInteger(idleTimeoutMs)) {
+        fail(`Invalid idle timeout: ${text}`);
+      }
+      break;
+    }
     default:
       fail(`Unknown argument: ${arg}`);
   }
 }
 if (!http && (args.includes('--port') || args.includes('--host'))) fail('--port and --host need --http');
+if (!http && (redisUrl !== undefined || idleTimeoutMs !== undefined)) {
+  fail('--redis and --idle-timeout-ms need --http');
+}
+if (redisPrefix !== undefined && redisUrl === undefined) fail('--redis-prefix needs --redis');
 
 if (http) {
-  const serving = await serveEverythingHttp({ host, port });
+  let serving;
+  try {
+    serving = await serveEverythingHttp({
+      host,
+      port,
+      ...(idleTimeoutMs === undefined ? {} : { sessions: { idleTimeoutMs } }),
+      ...(redisUrl === undefined ? {} : { redis: { url: redisUrl, prefix: redisPrefix } }),
+    });
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
   process.stderr.write(
     [
       'MCPEngine everything server — speaking MCP over HTTP (revisions 2024-11-05 … 2026-07-28).',
       `  Streamable HTTP: ${serving.url}`,
       `  HTTP+SSE:        ${serving.sseUrl ?? '(off)'}`,
+      ...(redisUrl === undefined ? [] : [`  Scale-out:       sessions, streams and tasks in Redis`]),
       'Ctrl+C or SIGTERM to stop.',
       '',
     ].join('\n'),

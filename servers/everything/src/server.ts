@@ -3,6 +3,7 @@
  * engine's own features. One definition, served over stdio (and HTTP) in every revision.
  */
 import { McpServer, type ServerOptions } from 'mcpengine/server';
+import { addApps } from './fixtures/apps.js';
 import { addMrtrTools } from './fixtures/mrtr.js';
 import { addConformancePrompts, addConformanceResources } from './fixtures/resources.js';
 import { addShowcase } from './fixtures/showcase.js';
@@ -25,5 +26,6 @@ export function createEverythingServer(options: Partial<ServerOptions> = {}): Mc
   addConformancePrompts(server);
   addShowcase(server);
   addTaskTools(server);
+  addApps(server);
   return server;
 }

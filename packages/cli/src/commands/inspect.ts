@@ -54,6 +54,19 @@ const options = {
     group: TARGET,
     description: 'speak this revision only (2024-11-05 … 2026-07-28; default auto: modern, else legacy)',
   },
+  config: {
+    type: 'string',
+    value: '<file>',
+    group: TARGET,
+    description:
+      'saved servers: a JSON file with "mcpServers" (the official Inspector\'s shape); the UI offers each',
+  },
+  server: {
+    type: 'string',
+    value: '<name>',
+    group: TARGET,
+    description: 'the server of --config to use (needed with --cli when it has several)',
+  },
   'connect-timeout': {
     type: 'string',
     value: '<ms>',
@@ -145,7 +158,8 @@ export const inspect = defineCommand({
     '--cli <command> [args…] --method <method> [options]',
     '--cli (--stdio "<command line>" | --url <endpoint>) --method <method> [options]',
     '--diff <before.jsonl> --diff <after.jsonl>',
-    '[--stdio "<command line>" | --url <endpoint>] [--port N] [--open]',
+    '--cli --config <file> [--server <name>] --method <method> [options]',
+    '[--stdio "<command line>" | --url <endpoint>] [--config <file> [--server <name>]] [--port N] [--open]',
   ],
   description:
     'Connects to a server over stdio, Streamable HTTP or HTTP+SSE, in either era or a pinned revision, and ' +

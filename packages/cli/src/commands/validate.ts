@@ -59,6 +59,12 @@ const options = {
     description: 'also call this tool; by default only tools annotated readOnlyHint: true are called',
   },
   'call-all': { type: 'boolean', group: SCOPE, description: 'call every tool' },
+  apps: {
+    type: 'boolean',
+    group: SCOPE,
+    description:
+      'check MCP Apps instead (ui:// resources, tool links, CSP, HTML, text fallback, negotiation)',
+  },
   baseline: {
     type: 'string',
     value: '<file>',
@@ -189,6 +195,7 @@ export async function validateOptionsOf(
     callAll: values['call-all'] ?? false,
     verbose: values.verbose ?? false,
     strict: values.strict ?? false,
+    ...(values.apps === true ? { apps: true } : {}),
     color,
   };
 }
@@ -205,6 +212,7 @@ export const validate = defineCommand({
   examples: [
     'mcpengine validate --stdio "node server.js"',
     'mcpengine validate --url http://127.0.0.1:3000/mcp --revision 2025-11-25 --html report.html',
+    'mcpengine validate --apps --stdio "node app-server.js"',
   ],
   async run({ values }, io) {
     const request = await validateOptionsOf(values, io.env, io.isTTY);

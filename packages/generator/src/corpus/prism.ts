@@ -133,7 +133,7 @@ export function pruneToPaths(
  * them: requests are still validated against everything above that depth, which for the tested operations is
  * their parameters and the top levels of their bodies.
  */
-function prismCopy(
+export function prismCopy(
   description: string,
   refDepth: number | undefined,
   paths: readonly string[] | undefined,

@@ -16,6 +16,7 @@
  */
 import { resolve } from 'node:path';
 import { splitCommandLine } from '@mcpengine/wire';
+import { ConfigFileError, loadConfigTargets, type NamedTarget } from '../core/config-file.js';
 import type { Target } from '../core/target.js';
 
 export class UsageError extends Error {
@@ -62,6 +63,8 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
   '--port': { takesValue: true },
   '--host': { takesValue: true },
   '--diff': { takesValue: true, multiple: true },
+  '--config': { takesValue: true },
+  '--server': { takesValue: true },
 };
 
 export interface RawArguments {
@@ -179,6 +182,51 @@ function keyValue(pair: string, flag: string): [string, string] {
   const at = pair.indexOf('=');
   if (at <= 0) throw new UsageError(`${flag} needs key=value, got ${JSON.stringify(pair)}`);
   return [pair.slice(0, at), pair.slice(at + 1)];
+}
+
+/**
+ * The servers of `--config <file>` (none without it). With `--server <name>`, that one must be there.
+ */
+export function configTargetsOf(args: RawArguments, cwd: string): NamedTarget[] {
+  const file = flagValue(args, '--config');
+  const server = flagValue(args, '--server');
+  if (file === undefined) {
+    if (server !== undefined) throw new UsageError('--server names a server of --config <file>');
+    return [];
+  }
+  let targets: NamedTarget[];
+  try {
+    targets = loadConfigTargets(file, cwd);
+  } catch (error) {
+    if (error instanceof ConfigFileError) throw new UsageError(error.message);
+    throw error;
+  }
+  if (server !== undefined && !targets.some((named) => named.name === server))
+    throw new UsageError(
+      `--server ${server} is not in ${file} (it has ${targets.map((named) => named.name).join(', ') || 'none'})`,
+    );
+  return targets;
+}
+
+/**
+ * The one target of the command-line mode: the command line's, else `--server` of `--config`, else the
+ * config's only server.
+ */
+export function singleTargetOf(args: RawArguments, cwd: string): Target | undefined {
+  const direct = targetOf(args, cwd);
+  const configured = configTargetsOf(args, cwd);
+  if (direct !== undefined) {
+    if (configured.length > 0)
+      throw new UsageError('give a server on the command line or with --config, not both');
+    return direct;
+  }
+  if (configured.length === 0) return undefined;
+  const server = flagValue(args, '--server');
+  if (server !== undefined) return configured.find((named) => named.name === server)!.target;
+  if (configured.length === 1) return configured[0]!.target;
+  throw new UsageError(
+    `--config has ${configured.length} servers: pick one with --server (${configured.map((named) => named.name).join(', ')})`,
+  );
 }
 
 /** The target the arguments name: exactly one of a positional command or URL, `--stdio`, `--url`. */

@@ -25,7 +25,7 @@ import {
   flagValue,
   hasFlag,
   promptArguments,
-  targetOf,
+  singleTargetOf,
   toolArguments,
   UsageError,
   type RawArguments,
@@ -161,10 +161,10 @@ function planOf(args: RawArguments, cwd: string): Plan {
   if (method === undefined) throw new UsageError(`--cli needs --method (${CLI_METHODS.join(', ')})`);
   if (!(CLI_METHODS as readonly string[]).includes(method))
     throw new UsageError(`--method must be one of ${CLI_METHODS.join(', ')}, got ${method}`);
-  const target = targetOf(args, cwd);
+  const target = singleTargetOf(args, cwd);
   if (target === undefined)
     throw new UsageError(
-      'name a server: a command (node server.js), --stdio "<command line>" or --url <endpoint>',
+      'name a server: a command (node server.js), --stdio "<command line>", --url <endpoint> or --config <file> [--server <name>]',
     );
   const format = flagValue(args, '--format');
   if (format !== undefined && format !== 'json' && format !== 'text')

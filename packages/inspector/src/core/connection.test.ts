@@ -164,3 +164,43 @@ describe('a misbehaving server', () => {
     ).toBe(true);
   });
 });
+
+describe('SSE event ids', () => {
+  it('tags each message that arrived in a numbered SSE event with its id (HTTP, 2025-11-25)', async () => {
+    const { spawn } = await import('node:child_process');
+    const http = spawn(process.execPath, [EVERYTHING.args[0]!, '--http', '--port', '0'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    try {
+      let banner = '';
+      const url = await new Promise<string>((ready, reject) => {
+        http.once('exit', (code) => reject(new Error(`the HTTP server exited (${code}): ${banner}`)));
+        http.stderr!.on('data', (chunk: Buffer) => {
+          banner += chunk.toString();
+          const found = /Streamable HTTP: (\S+)/.exec(banner);
+          if (found) ready(found[1]!);
+        });
+      });
+      const inspection = await openInspection(
+        { kind: 'http', url, transport: 'streamable-http' },
+        { revision: '2025-11-25' },
+      );
+      try {
+        await inspection.callTool('test_tool_with_progress', {}, { onProgress: () => {} });
+      } finally {
+        await inspection.close();
+      }
+      const tagged = inspection.timeline.entries.filter(
+        (entry) => entry.kind === 'message' && entry.eventId !== undefined,
+      );
+      // Three progress notifications and the result, in order, each with its own id.
+      expect(
+        tagged.map((entry) => (entry.kind === 'message' ? (entry.method ?? entry.inReplyTo) : '')),
+      ).toEqual(['notifications/progress', 'notifications/progress', 'notifications/progress', 'tools/call']);
+      expect(new Set(tagged.map((entry) => (entry as { eventId: string }).eventId)).size).toBe(4);
+      expect(inspection.timeline.violations).toEqual([]);
+    } finally {
+      http.kill('SIGTERM');
+    }
+  });
+});

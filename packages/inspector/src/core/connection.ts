@@ -21,6 +21,7 @@ import { recordingFetch, type HttpObservations } from './http-recorder.js';
 import { outputSchemaFindings } from './output-check.js';
 import { describeTarget, type Target } from './target.js';
 import { recordingTransport, Timeline } from './timeline.js';
+import { advertisingUiTransport } from './ui-capability.js';
 
 export type JsonObject = { [key: string]: unknown };
 
@@ -45,6 +46,10 @@ export interface OpenOptions {
   readonly timeline?: Timeline;
   /** The fetch under the recorder (tests; a proxy-aware fetch). */
   readonly fetch?: FetchLike;
+  /** Modern era: ask for log messages at this level on every request (legacy: `logging/setLevel`). */
+  readonly logLevel?: string;
+  /** Called once when the connection ends, whoever ended it (the server hung up, crashed, or `close()`). */
+  readonly onClose?: (error?: Error) => void;
 }
 
 /** Why a session could not start. `auth`: the server answered 401/403; `unreachable`: anything else. */
@@ -197,6 +202,24 @@ export class Inspection {
     )) as unknown as JsonObject;
   }
 
+  /**
+   * Modern era: opens a `subscriptions/listen` stream for `filter`; its notifications are recorded in the
+   * timeline like any other message. Resolves with what the server acknowledged.
+   */
+  listen(filter: JsonObject): { acknowledged: Promise<JsonObject>; ended: Promise<void>; close(): void } {
+    const subscription = this.#client.listen(filter as never, () => {});
+    return {
+      acknowledged: subscription.acknowledged as Promise<JsonObject>,
+      ended: subscription.ended,
+      close: () => subscription.close(),
+    };
+  }
+
+  /** Sends a notification (e.g. `notifications/roots/list_changed`). */
+  notify(method: string, params?: JsonObject): void {
+    this.#client.notify(method, params as never);
+  }
+
   onNotification(method: string, handler: (params: JsonObject) => void): () => void {
     return this.#client.onNotification(method, handler as never);
   }
@@ -222,6 +245,7 @@ export async function openInspection(target: Target, options: OpenOptions = {}):
     handlers: clientHandlers(options.handlers ?? {}),
     requestTimeoutMs,
     tasks: {},
+    ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel as never }),
   });
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   timeline.note('event', `connecting to ${JSON.stringify(describeTarget(target))}`);
@@ -229,7 +253,7 @@ export async function openInspection(target: Target, options: OpenOptions = {}):
   let session: ClientSession;
   try {
     session = await Promise.race([
-      client.connect(recordingTransport(transport, timeline), {
+      client.connect(advertisingUiTransport(recordingTransport(transport, timeline, options.onClose)), {
         revision,
         probeTimeoutMs: Math.min(5_000, connectTimeoutMs),
       }),

@@ -45,7 +45,14 @@ export function recordingFetch(
         requestHeaders,
         responseHeaders: pick(response.headers),
       });
-      return response;
+      if (response.body === null || !/text\/event-stream/i.test(response.headers.get('content-type') ?? ''))
+        return response;
+      // An SSE stream: read along to learn each event's id, passing the bytes through untouched.
+      return new Response(response.body.pipeThrough(sseIdTap(timeline)), {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
     } catch (error) {
       timeline.add({
         kind: 'http',
@@ -68,4 +75,36 @@ export function redactUrl(url: URL | string): string {
   copy.password = '';
   for (const key of [...copy.searchParams.keys()]) copy.searchParams.set(key, '…');
   return copy.href;
+}
+
+/** Passes an SSE byte stream through, telling the timeline the id of each event that has one. */
+function sseIdTap(timeline: Timeline): TransformStream<Uint8Array, Uint8Array> {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let data: string[] = [];
+  let id: string | undefined;
+  const line = (text: string) => {
+    if (text === '') {
+      if (id !== undefined && data.length > 0) timeline.noteSseEvent(data.join('\n'), id);
+      data = [];
+      id = undefined;
+      return;
+    }
+    const colon = text.indexOf(':');
+    const field = colon < 0 ? text : text.slice(0, colon);
+    let value = colon < 0 ? '' : text.slice(colon + 1);
+    if (value.startsWith(' ')) value = value.slice(1);
+    if (field === 'data') data.push(value);
+    else if (field === 'id' && !value.includes('\0')) id = value;
+  };
+  return new TransformStream({
+    transform(chunk, controller) {
+      controller.enqueue(chunk);
+      // Bounded: a stream that never ends a line cannot grow the buffer without end.
+      buffer = (buffer + decoder.decode(chunk, { stream: true })).slice(-4 * 1024 * 1024);
+      const parts = buffer.split(/\r\n|\r|\n/);
+      buffer = parts.pop() ?? '';
+      for (const part of parts) line(part);
+    },
+  });
 }

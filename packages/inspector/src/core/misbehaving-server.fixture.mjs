@@ -1,5 +1,6 @@
 // A stdio MCP server (2025-06-18) that misbehaves: garbage on stdout, results that break the schema, a tool whose
-// structuredContent breaks its outputSchema, and a crash on demand. For the inspector's tests.
+// structuredContent breaks its outputSchema, a flood of log notifications and garbage on demand, and a crash on
+// demand. `--tools N` lists N more (valid) tools. For the inspector's tests.
 import { createInterface } from 'node:readline';
 
 const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
@@ -10,8 +11,13 @@ const tools = [
     outputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
   },
   { name: 'crash', inputSchema: { type: 'object' } },
+  { name: 'flood', inputSchema: { type: 'object' } },
   { title: 7 },
 ];
+const many = process.argv.indexOf('--tools');
+if (many > 0)
+  for (let i = 1; i <= Number(process.argv[many + 1]); i++)
+    tools.push({ name: `tool-${String(i).padStart(4, '0')}`, inputSchema: { type: 'object' } });
 
 for await (const line of createInterface({ input: process.stdin })) {
   const message = JSON.parse(line);
@@ -23,7 +29,7 @@ for await (const line of createInterface({ input: process.stdin })) {
         id: message.id,
         result: {
           protocolVersion: '2025-06-18',
-          capabilities: { tools: {} },
+          capabilities: { tools: {}, logging: {} },
           serverInfo: { name: 'misbehaving', version: '1' },
         },
       });
@@ -34,6 +40,18 @@ for await (const line of createInterface({ input: process.stdin })) {
       break;
     case 'tools/call':
       if (message.params.name === 'crash') process.exit(3);
+      if (message.params.name === 'flood') {
+        for (let i = 1; i <= 3000; i++) {
+          send({
+            jsonrpc: '2.0',
+            method: 'notifications/message',
+            params: { level: 'info', data: `flood ${i}` },
+          });
+          if (i % 30 === 0) process.stdout.write(`garbage ${i} {\n`);
+        }
+        send({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'flooded' }] } });
+        break;
+      }
       send({
         jsonrpc: '2.0',
         id: message.id,

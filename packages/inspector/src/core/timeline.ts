@@ -26,6 +26,8 @@ export interface MessageEntry extends EntryBase {
   readonly bytes: number;
   /** Schema violations of this message, human-readable; absent when it is valid. */
   readonly violations?: readonly string[];
+  /** The SSE event id the message arrived with (HTTP streams that number their events). */
+  readonly eventId?: string;
 }
 
 export interface HttpEntry extends EntryBase {
@@ -47,7 +49,19 @@ export interface NoteEntry extends EntryBase {
   readonly text: string;
 }
 
-export type TimelineEntry = MessageEntry | HttpEntry | NoteEntry;
+/** A postMessage between an MCP App View and the inspector's host (or its sandbox proxy), or a host decision. */
+export interface AppEntry extends EntryBase {
+  readonly kind: 'app';
+  /** The View (one rendered app) it belongs to. */
+  readonly viewId: string;
+  /** `view`: the View (through the proxy) to the host; `host`: the host to the View, or the host's own note. */
+  readonly from: 'view' | 'host' | 'sandbox';
+  /** One line: direction and method. */
+  readonly text: string;
+  readonly message?: unknown;
+}
+
+export type TimelineEntry = MessageEntry | HttpEntry | NoteEntry | AppEntry;
 
 type Distribute<T> = T extends unknown ? Omit<T, 'seq' | 'atMs'> : never;
 export type NewEntry = Distribute<TimelineEntry>;
@@ -77,6 +91,8 @@ export class Timeline {
   readonly #open = new Map<string, string>();
   #seq = 0;
   #dropped = 0;
+  /** SSE events seen by the HTTP recorder and not yet matched to a message: data → event ids. */
+  readonly #sseIds = new Map<string, string[]>();
 
   constructor(options: TimelineOptions = {}) {
     this.#tap = new WireTap(options.revision === undefined ? {} : { revision: options.revision });
@@ -111,6 +127,26 @@ export class Timeline {
     return () => this.#listeners.delete(listener);
   }
 
+  /**
+   * An SSE event with an id arrived on an HTTP stream; the message it carries (its data, exactly) is recorded
+   * when the transport delivers it, and gets the id.
+   */
+  noteSseEvent(data: string, id: string): void {
+    const ids = this.#sseIds.get(data) ?? [];
+    ids.push(id);
+    this.#sseIds.set(data, ids);
+    // Bounded: events whose data never became a message (a comment, a priming event) are forgotten.
+    if (this.#sseIds.size > 1_000) this.#sseIds.delete(this.#sseIds.keys().next().value!);
+  }
+
+  #takeSseId(text: string): string | undefined {
+    const ids = this.#sseIds.get(text);
+    if (ids === undefined) return undefined;
+    const id = ids.shift();
+    if (ids.length === 0) this.#sseIds.delete(text);
+    return id;
+  }
+
   /** Records one serialized message as it crossed the wire, validating it. */
   recordMessage(text: string, from: Side): MessageEntry {
     const before = this.#tap.violations.length;
@@ -133,11 +169,13 @@ export class Timeline {
         this.#open.delete(key(other));
       }
     }
+    const eventId = from === 'server' ? this.#takeSseId(text) : undefined;
     return this.add({
       kind: 'message',
       from,
       message,
       ...fields,
+      ...(eventId === undefined ? {} : { eventId }),
       ...(inReplyTo === undefined ? {} : { inReplyTo }),
       bytes: Buffer.byteLength(text),
       ...(found.length === 0 ? {} : { violations: found }),
@@ -177,6 +215,8 @@ function describe(message: unknown): { method?: string; id?: string | number } {
 /** The inbound callbacks of a transport (structurally the engine's `TransportHandlers`). */
 interface HandlersLike {
   message(text: string): void;
+  close(error?: Error): void;
+  invalid?(problem: unknown): void;
 }
 
 interface TransportLike {
@@ -188,13 +228,26 @@ interface TransportLike {
  * Returns `transport` recording into `timeline`: what the client sends before it goes out, what arrives before
  * the client sees it. Everything else (close, requestFailed, getters) passes through untouched.
  */
-export function recordingTransport<T extends TransportLike>(transport: T, timeline: Timeline): T {
+export function recordingTransport<T extends TransportLike>(
+  transport: T,
+  timeline: Timeline,
+  onClose?: (error?: Error) => void,
+): T {
   const start = (handlers: HandlersLike): void | Promise<void> =>
     (transport.start as (h: HandlersLike) => void | Promise<void>)({
       ...handlers,
       message(text: string) {
         timeline.recordMessage(text, 'server');
         handlers.message(text);
+      },
+      invalid(problem: unknown) {
+        timeline.note('event', `unreadable input from the server: ${describeProblem(problem)}`);
+        handlers.invalid?.(problem);
+      },
+      close(error?: Error) {
+        timeline.note('event', `the connection closed${error === undefined ? '' : `: ${error.message}`}`);
+        handlers.close(error);
+        onClose?.(error);
       },
     });
   const send = (message: string): void => {
@@ -210,4 +263,10 @@ export function recordingTransport<T extends TransportLike>(transport: T, timeli
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
+}
+
+function describeProblem(problem: unknown): string {
+  if (typeof problem !== 'object' || problem === null) return String(problem);
+  const record = problem as Record<string, unknown>;
+  return String(record['message'] ?? record['reason'] ?? JSON.stringify(problem));
 }

@@ -16,14 +16,22 @@ import {
   type InspectionHandlers,
   type JsonObject,
 } from '../core/connection.js';
+import type { NamedTarget } from '../core/config-file.js';
+import { OAuthDebugger } from '../core/oauth-debugger.js';
 import { serializeSession, sessionOf } from '../core/session-file.js';
 import { describeTarget, type Target } from '../core/target.js';
 import { Timeline, type TimelineEntry } from '../core/timeline.js';
+import { AppsRoutes } from './apps-host/routes.js';
+import { startSandbox } from './apps-host/sandbox.js';
 import { loopbackBindAddress, newToken, RequestGuard } from './guard.js';
 
 export interface BackendOptions {
-  /** The one server the UI may connect to; absent: the UI can only open saved timelines. */
+  /** The server named on the command line; absent (and no `targets`): the UI can only open saved timelines. */
   readonly target?: Target;
+  /** Saved servers (a local config file), which the page may pick among by name. */
+  readonly targets?: readonly NamedTarget[];
+  /** The name of the server selected at launch (default: the command line's, else the first saved one). */
+  readonly initial?: string;
   readonly revision?: Revision | 'auto';
   readonly host?: string;
   /** 0 or absent: a free port. */
@@ -36,6 +44,8 @@ export interface RunningBackend {
   /** The UI's address, the token in its fragment (never sent to the server in a URL, never in logs). */
   readonly url: string;
   readonly origin: string;
+  /** Where MCP App Views run: the sandbox proxy's origin (another port of the same loopback address). */
+  readonly sandboxOrigin: string;
   readonly token: string;
   close(): Promise<void>;
 }
@@ -46,7 +56,8 @@ type UiEvent =
   | { type: 'state'; state: JsonObject }
   | { type: 'ask'; id: number; kind: 'sampling' | 'elicitation'; params: JsonObject }
   | { type: 'answered'; id: number }
-  | { type: 'progress'; callId: string; progress: JsonObject };
+  | { type: 'progress'; callId: string; progress: JsonObject }
+  | { type: 'oauth'; state: JsonObject };
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const CONTENT_TYPES: Record<string, string> = {
@@ -54,28 +65,84 @@ const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
 };
-/** Server content is shown as text, `data:` images and audio, or in sandboxed frames: nothing of it runs here. */
-const CSP =
+/**
+ * Server content is shown as text, `data:` images and audio, or in sandboxed frames: nothing of it runs here.
+ * MCP App Views run only in frames of the sandbox origin (another port), never in this one.
+ */
+const cspFor = (sandboxOrigin: string) =>
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src data:; " +
-  "connect-src 'self'; frame-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  `connect-src 'self'; frame-src 'self' data: ${sandboxOrigin}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 
 class Session {
   inspection: Inspection | undefined;
   timeline = new Timeline();
   connecting = false;
   error: string | undefined;
+  /** The OAuth debugger of an HTTP target (created once the callback address is known). */
+  oauth: OAuthDebugger | undefined;
+  /** An access token the user chose to connect with (from the OAuth debugger); kept in memory only. */
+  bearer: string | undefined;
+  /** The roots the user gives the server (`roots/list`), edited in the page. */
+  roots: JsonObject[] = [];
+  /** The log level asked for (legacy: `logging/setLevel`; modern: on every request, so set at connection). */
+  logLevel: string | undefined;
+  /** The open `subscriptions/listen` stream (modern era) and what the server acknowledged. */
+  listening: { close(): void; filter: JsonObject } | undefined;
+  /** Tool calls in flight, by the page's call id, to cancel them. */
+  readonly calls = new Map<string, AbortController>();
   readonly #listeners = new Set<(event: UiEvent) => void>();
   readonly #asks = new Map<
     number,
-    { kind: string; params: JsonObject; settle: (answer: JsonObject | undefined) => void }
+    { kind: string; params: JsonObject; settle: (answer: JsonObject | undefined, why?: string) => void }
   >();
   #nextAsk = 1;
   #unsubscribe: () => void = () => {};
 
+  /** Where the authorization server sends the user back (the OAuth debugger), once the port is known. */
+  redirectUri = '';
+  #current: string | undefined;
+
   constructor(
-    readonly target: Target | undefined,
+    readonly targets: readonly NamedTarget[],
+    initial: string | undefined,
     readonly revision: Revision | 'auto',
-  ) {}
+  ) {
+    this.#current = initial ?? targets[0]?.name;
+  }
+
+  get target(): Target | undefined {
+    return this.targets.find((named) => named.name === this.#current)?.target;
+  }
+
+  get targetName(): string | undefined {
+    return this.#current;
+  }
+
+  /** The page picks one of the servers given at launch, by name; never a new one. */
+  async choose(name: string): Promise<void> {
+    if (!this.targets.some((named) => named.name === name))
+      throw new HttpFailure(404, `no server named ${JSON.stringify(name)} was given at launch`);
+    if (name === this.#current) return;
+    await this.disconnect();
+    this.#current = name;
+    this.bearer = undefined;
+    this.oauth = undefined;
+    this.error = undefined;
+    this.emit({ type: 'state', state: this.state() });
+  }
+
+  /** The OAuth debugger of the current server (HTTP only), created on first use. */
+  oauthDebugger(): OAuthDebugger {
+    const target = this.target;
+    if (target?.kind !== 'http')
+      throw new HttpFailure(409, 'the OAuth debugger needs an HTTP server (--url)');
+    this.oauth ??= new OAuthDebugger({
+      serverUrl: target.url,
+      redirectUri: this.redirectUri,
+      ...(target.headers === undefined ? {} : { headers: target.headers }),
+    });
+    return this.oauth;
+  }
 
   listen(listener: (event: UiEvent) => void): () => void {
     this.#listeners.add(listener);
@@ -90,8 +157,14 @@ class Session {
     const inspection = this.inspection;
     return {
       target: this.target === undefined ? null : describeTarget(this.target),
+      targetName: this.#current ?? null,
+      targets: this.targets.map((named) => ({ name: named.name, target: describeTarget(named.target) })),
       connected: inspection !== undefined,
       connecting: this.connecting,
+      authorized: this.bearer !== undefined,
+      roots: this.roots,
+      listening: this.listening?.filter ?? null,
+      logLevel: this.logLevel ?? null,
       error: this.error ?? null,
       ...(inspection === undefined
         ? {}
@@ -105,17 +178,20 @@ class Session {
     const ask = (kind: 'sampling' | 'elicitation') => (params: JsonObject, signal: AbortSignal) =>
       new Promise<JsonObject>((resolve, reject) => {
         const id = this.#nextAsk++;
-        const settle = (answer: JsonObject | undefined) => {
+        const settle = (answer: JsonObject | undefined, why = `the user declined the ${kind} request`) => {
+          if (!this.#asks.has(id)) return;
           this.#asks.delete(id);
           this.emit({ type: 'answered', id });
-          if (answer === undefined) reject(new Error(`the user declined the ${kind} request`));
+          if (answer === undefined) reject(new Error(why));
           else resolve(answer);
         };
         this.#asks.set(id, { kind, params, settle });
-        signal.addEventListener('abort', () => settle(undefined), { once: true });
+        signal.addEventListener('abort', () => settle(undefined, `the ${kind} request was cancelled`), {
+          once: true,
+        });
         this.emit({ type: 'ask', id, kind, params });
       });
-    return { sampling: ask('sampling'), elicitation: ask('elicitation'), roots: async () => [] };
+    return { sampling: ask('sampling'), elicitation: ask('elicitation'), roots: async () => this.roots };
   }
 
   answer(id: number, answer: JsonObject | undefined): boolean {
@@ -136,10 +212,20 @@ class Session {
     this.#unsubscribe = this.timeline.subscribe((entry) => this.emit({ type: 'entry', entry }));
     this.emit({ type: 'state', state: this.state() });
     try {
-      this.inspection = await openInspection(this.target, {
+      const timeline = this.timeline;
+      this.inspection = await openInspection(this.#effectiveTarget(this.target), {
         revision: this.revision,
-        timeline: this.timeline,
+        timeline,
         handlers: this.handlers(),
+        ...(this.logLevel === undefined ? {} : { logLevel: this.logLevel }),
+        // The server hung up or died: the page learns it and can connect again.
+        onClose: (error) =>
+          queueMicrotask(() => {
+            if (this.inspection === undefined || this.inspection.timeline !== timeline) return;
+            this.inspection = undefined;
+            this.error = `the server closed the connection${error === undefined ? '' : `: ${error.message}`}`;
+            this.emit({ type: 'state', state: this.state() });
+          }),
       });
     } catch (error) {
       this.error = error instanceof ConnectFailure ? error.message : String(error);
@@ -149,7 +235,14 @@ class Session {
     }
   }
 
+  /** The target, with the token chosen in the OAuth debugger (HTTP only; the target stays the CLI's). */
+  #effectiveTarget(target: Target): Target {
+    if (target.kind !== 'http' || this.bearer === undefined) return target;
+    return { ...target, headers: { ...target.headers, authorization: `Bearer ${this.bearer}` } };
+  }
+
   async disconnect(): Promise<void> {
+    this.listening = undefined;
     const inspection = this.inspection;
     this.inspection = undefined;
     await inspection?.close();
@@ -168,9 +261,24 @@ class HttpFailure extends Error {
 
 export async function startBackend(options: BackendOptions): Promise<RunningBackend> {
   const address = loopbackBindAddress(options.host ?? '127.0.0.1');
-  const session = new Session(options.target, options.revision ?? 'auto');
+  const targets: NamedTarget[] = [
+    ...(options.target === undefined ? [] : [{ name: 'command line', target: options.target }]),
+    ...(options.targets ?? []),
+  ];
+  const session = new Session(targets, options.initial, options.revision ?? 'auto');
   const token = newToken();
   const guard = new RequestGuard(token);
+  let origin = '';
+  const sandbox = await startSandbox(address, () => {
+    const port = new URL(origin).port;
+    return [
+      origin,
+      ...[`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`].filter(
+        (o) => o !== origin,
+      ),
+    ];
+  });
+  const apps = new AppsRoutes(sandbox);
   const server: Server = createServer((request, response) => {
     void handle(request, response).catch((error: unknown) => {
       if (!response.headersSent)
@@ -184,11 +292,17 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const origin = guard.checkOrigin(request);
     if (!origin.ok) return send(response, origin.status, { error: origin.reason });
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
-    if (!path.startsWith('/api/')) return serveAsset(response, options.assetsDir, path);
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const path = url.pathname;
+    if (request.method === 'GET' && path === '/oauth/callback') return oauthCallback(response, session, url);
+    if (!path.startsWith('/api/')) return serveAsset(response, options.assetsDir, path, sandbox.origin);
     const auth = guard.checkToken(request);
     if (!auth.ok) return send(response, auth.status, { error: auth.reason });
     const route = `${request.method} ${path}`;
+    if (path.startsWith('/api/apps/')) {
+      const answer = await apps.handle(route, await readJson(request), session);
+      return send(response, answer.status, answer.body);
+    }
     switch (route) {
       case 'GET /api/state':
         return send(response, 200, session.state());
@@ -202,6 +316,116 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
       case 'POST /api/disconnect':
         await session.disconnect();
         return send(response, 200, session.state());
+      case 'GET /api/oauth':
+        return send(response, 200, oauthOf(session).state());
+      case 'POST /api/oauth/reset': {
+        const body = await readJson(request);
+        const text = (key: string) => (typeof body[key] === 'string' ? (body[key] as string).trim() : '');
+        oauthOf(session).reset({ clientId: text('clientId'), scope: text('scope') });
+        return sendOAuth(response, session);
+      }
+      case 'POST /api/oauth/next':
+        await readJson(request);
+        await oauthOf(session).next();
+        return sendOAuth(response, session);
+      case 'POST /api/oauth/use': {
+        await readJson(request);
+        const token = oauthOf(session).accessToken;
+        if (token === undefined) throw new HttpFailure(409, 'the OAuth debugger has no access token yet');
+        session.bearer = token;
+        await session.disconnect();
+        return send(response, 200, session.state());
+      }
+      case 'POST /api/target': {
+        const body = await readJson(request);
+        await session.choose(String(body['name']));
+        return send(response, 200, session.state());
+      }
+      case 'POST /api/listen': {
+        const body = await readJson(request);
+        const inspection = session.inspection;
+        if (inspection === undefined) throw new HttpFailure(409, 'not connected');
+        if (inspection.era !== 'modern')
+          throw new HttpFailure(
+            409,
+            'subscriptions/listen is modern-era (2026-07-28); use resources/subscribe',
+          );
+        session.listening?.close();
+        session.listening = undefined;
+        if (body['filter'] !== null) {
+          const subscription = inspection.listen(filterOf(body['filter']));
+          try {
+            const filter = await subscription.acknowledged;
+            session.listening = { close: subscription.close, filter };
+            void subscription.ended.then(() => {
+              if (session.listening?.close !== subscription.close) return;
+              session.listening = undefined;
+              session.emit({ type: 'state', state: session.state() });
+            });
+          } catch (error) {
+            subscription.close();
+            return send(response, 200, {
+              error: serverErrorOf(error) ?? { message: (error as Error).message },
+            });
+          }
+        }
+        session.emit({ type: 'state', state: session.state() });
+        return send(response, 200, session.state());
+      }
+      case 'POST /api/roots': {
+        const body = await readJson(request);
+        session.roots = rootsOf(body['roots']);
+        // Legacy era: tell the server (the modern era asks for roots in each request that needs them).
+        if (session.inspection?.era === 'legacy' && session.inspection.server.capabilities !== undefined)
+          session.inspection.notify('notifications/roots/list_changed');
+        session.emit({ type: 'state', state: session.state() });
+        return send(response, 200, session.state());
+      }
+      case 'POST /api/log-level': {
+        const body = await readJson(request);
+        const level = String(body['level']);
+        if (!LOG_LEVELS.includes(level))
+          throw new HttpFailure(400, `level must be one of ${LOG_LEVELS.join(', ')}`);
+        session.logLevel = level;
+        const inspection = session.inspection;
+        if (inspection?.era === 'legacy') {
+          try {
+            await inspection.request('logging/setLevel', { level });
+          } catch (error) {
+            return send(response, 200, {
+              error: serverErrorOf(error) ?? { message: (error as Error).message },
+            });
+          }
+        } else if (inspection !== undefined) {
+          // Modern era: the level travels with every request; a new connection carries it.
+          await session.disconnect();
+          await session.connect();
+        }
+        session.emit({ type: 'state', state: session.state() });
+        return send(response, 200, session.state());
+      }
+      case 'POST /api/cancel': {
+        const body = await readJson(request);
+        const call = session.calls.get(String(body['callId']));
+        call?.abort(new Error('cancelled by the user'));
+        return send(
+          response,
+          call === undefined ? 404 : 200,
+          call === undefined ? { error: 'no such call' } : {},
+        );
+      }
+      case 'POST /api/task-result': {
+        const body = await readJson(request);
+        const inspection = session.inspection;
+        if (inspection === undefined) throw new HttpFailure(409, 'not connected');
+        try {
+          return send(response, 200, { result: await inspection.awaitTask(String(body['taskId'])) });
+        } catch (error) {
+          return send(response, 200, {
+            error: serverErrorOf(error) ?? { message: (error as Error).message },
+          });
+        }
+      }
       case 'POST /api/answer': {
         const body = await readJson(request);
         const id = Number(body['id']);
@@ -223,6 +447,11 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
             : (progress: object) =>
                 session.emit({ type: 'progress', callId, progress: progress as JsonObject });
         try {
+          if (route === 'POST /api/request' && typeof body['all'] === 'string') {
+            // A whole list, every page (`nextCursor` followed).
+            const result = await inspection.listAll(String(body['method']), body['all']);
+            return send(response, 200, { result });
+          }
           if (route === 'POST /api/request') {
             const result = await inspection.request(
               String(body['method']),
@@ -231,9 +460,16 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
             return send(response, 200, { result });
           }
           const name = String(body['name']);
-          const result = await inspection.callTool(name, (body['arguments'] as JsonObject) ?? {}, {
-            ...(onProgress === undefined ? {} : { onProgress }),
-          });
+          const abort = new AbortController();
+          if (callId !== undefined) session.calls.set(callId, abort);
+          const result = await inspection
+            .callTool(name, (body['arguments'] as JsonObject) ?? {}, {
+              signal: abort.signal,
+              asTask: body['asTask'] === true,
+              ...(onProgress === undefined ? {} : { onProgress }),
+            })
+            .finally(() => callId !== undefined && session.calls.delete(callId));
+          if (body['asTask'] === true && isTaskAnswer(result)) return send(response, 200, { result });
           return send(response, 200, {
             result,
             outputFindings: await inspection.outputFindings(name, result),
@@ -251,21 +487,97 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
   await new Promise<void>((ready, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, address, () => ready());
+  }).catch(async (error: unknown) => {
+    await sandbox.close();
+    throw error;
   });
   const bound = server.address();
   const port = typeof bound === 'object' && bound !== null ? bound.port : 0;
   guard.listenOn(port);
-  const origin = `http://${address === '::1' ? '[::1]' : address}:${port}`;
+  origin = `http://${address === '::1' ? '[::1]' : address}:${port}`;
+  session.redirectUri = `${origin}/oauth/callback`;
   return {
     url: `${origin}/#token=${token}`,
     origin,
+    sandboxOrigin: sandbox.origin,
     token,
     close: async () => {
       await session.disconnect();
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
+      await sandbox.close();
     },
   };
+}
+
+const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+const MAX_ROOTS = 100;
+
+/** Roots from the page: `file://` URIs (as the specification requires) with optional names. */
+function rootsOf(value: unknown): JsonObject[] {
+  if (!Array.isArray(value) || value.length > MAX_ROOTS)
+    throw new HttpFailure(400, `roots must be an array of at most ${MAX_ROOTS}`);
+  return value.map((root: unknown) => {
+    const record = (typeof root === 'object' && root !== null ? root : {}) as JsonObject;
+    const uri = record['uri'];
+    if (typeof uri !== 'string' || !uri.startsWith('file://') || uri.length > 4096)
+      throw new HttpFailure(400, `a root needs a file:// URI, got ${JSON.stringify(uri)}`);
+    const name = record['name'];
+    return { uri, ...(typeof name === 'string' && name !== '' ? { name: name.slice(0, 200) } : {}) };
+  });
+}
+
+/** A `subscriptions/listen` filter from the page: the known flags and at most 256 resource URIs. */
+function filterOf(value: unknown): JsonObject {
+  const record = (typeof value === 'object' && value !== null ? value : {}) as JsonObject;
+  const out: JsonObject = {};
+  for (const flag of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'])
+    if (record[flag] === true) out[flag] = true;
+  const uris = record['resourceSubscriptions'];
+  if (uris !== undefined) {
+    if (!Array.isArray(uris) || uris.length > 256 || uris.some((uri) => typeof uri !== 'string'))
+      throw new HttpFailure(400, 'resourceSubscriptions must be at most 256 URIs');
+    if (uris.length > 0) out['resourceSubscriptions'] = uris;
+  }
+  return out;
+}
+
+/** A `tools/call` answered with a task (2025-11-25 `CreateTaskResult`, or the modern tasks extension). */
+function isTaskAnswer(result: JsonObject): boolean {
+  if (result['resultType'] === 'task') return true;
+  const task = result['task'];
+  return typeof task === 'object' && task !== null && typeof (task as JsonObject)['taskId'] === 'string';
+}
+
+function oauthOf(session: Session): OAuthDebugger {
+  return session.oauthDebugger();
+}
+
+function sendOAuth(response: ServerResponse, session: Session): void {
+  const state = oauthOf(session).state();
+  session.emit({ type: 'oauth', state });
+  send(response, 200, state);
+}
+
+/**
+ * The authorization server's redirect back (a top-level navigation: no token, no Origin). Only a redirect
+ * carrying the state of the pending authorization is taken; anything else changes nothing.
+ */
+function oauthCallback(response: ServerResponse, session: Session, url: URL): void {
+  const taken = session.oauth?.callback(url.searchParams) ?? false;
+  if (taken) session.emit({ type: 'oauth', state: session.oauth!.state() });
+  response.writeHead(taken ? 200 : 400, {
+    'content-type': 'text/plain; charset=utf-8',
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'cache-control': 'no-store',
+  });
+  response.end(
+    taken
+      ? 'Authorization received: return to the inspector (OAuth tab) and continue.\n'
+      : 'No authorization is waiting for this redirect (wrong or old state).\n',
+  );
 }
 
 function send(response: ServerResponse, status: number, body: unknown): void {
@@ -278,7 +590,12 @@ function send(response: ServerResponse, status: number, body: unknown): void {
   response.end(text);
 }
 
-async function serveAsset(response: ServerResponse, dir: string, path: string): Promise<void> {
+async function serveAsset(
+  response: ServerResponse,
+  dir: string,
+  path: string,
+  sandboxOrigin: string,
+): Promise<void> {
   const name = path === '/' ? 'index.html' : path.slice(1);
   // Only the UI's own flat files: no directories, no dot files, no traversal.
   if (!/^[a-z0-9-]+\.(html|js|css)$/.test(name)) return send(response, 404, { error: 'not found' });
@@ -290,7 +607,7 @@ async function serveAsset(response: ServerResponse, dir: string, path: string): 
   }
   response.writeHead(200, {
     'content-type': CONTENT_TYPES[extname(name)] ?? 'application/octet-stream',
-    'content-security-policy': CSP,
+    'content-security-policy': cspFor(sandboxOrigin),
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
     'cache-control': 'no-store',

@@ -181,7 +181,8 @@ describe('the inspector UI over HTTP', () => {
         .toMatch(/<img src=x onerror=alert\(1\)>/);
       expect(await page.getByTestId('result').locator('img').count()).toBe(0);
       await page.getByRole('tab', { name: 'Timeline' }).click();
-      await expect.poll(() => page.locator('.timeline').textContent()).toMatch(/HTTP 200/);
+      await page.getByRole('searchbox', { name: 'Filter the timeline' }).fill('HTTP POST 200');
+      await expect.poll(() => page.locator('.timeline').textContent()).toMatch(/HTTP POST 200 http:\/\/127/);
     } finally {
       await page.close();
     }

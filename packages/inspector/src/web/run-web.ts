@@ -1,12 +1,20 @@
 /**
- * `mcpengine inspect [--stdio "<cmd>" | --url <endpoint>] [--port N] [--open]`: starts the local backend,
- * prints the UI's address with its token, opens a browser only when asked, and runs until interrupted.
+ * `mcpengine inspect [--stdio "<cmd>" | --url <endpoint>] [--config <file> [--server <name>]] [--port N] [--open]`:
+ * starts the local backend, prints the UI's address with its token, opens a browser only when asked, and runs
+ * until interrupted.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { REVISIONS, type Revision } from '@mcpengine/oracle';
-import { flagValue, hasFlag, targetOf, UsageError, type RawArguments } from '../cli/arguments.js';
+import {
+  configTargetsOf,
+  flagValue,
+  hasFlag,
+  targetOf,
+  UsageError,
+  type RawArguments,
+} from '../cli/arguments.js';
 import type { CliIo } from '../cli/run-cli.js';
 import { startBackend } from './backend.js';
 
@@ -26,8 +34,12 @@ export async function runInspectWeb(args: RawArguments, io: CliIo): Promise<numb
     if (revision !== 'auto' && !(REVISIONS as readonly string[]).includes(revision))
       throw new UsageError(`--revision must be auto or one of ${REVISIONS.join(', ')}, got ${revision}`);
     const target = targetOf(args, io.cwd);
+    const targets = configTargetsOf(args, io.cwd);
+    const server = flagValue(args, '--server');
     options = {
       ...(target === undefined ? {} : { target }),
+      ...(targets.length === 0 ? {} : { targets }),
+      ...(server === undefined ? {} : { initial: server }),
       revision: revision as Revision | 'auto',
       host: flagValue(args, '--host') ?? '127.0.0.1',
       ...(port === undefined ? {} : { port: Number(port) }),

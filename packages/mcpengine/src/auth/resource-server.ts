@@ -17,7 +17,7 @@
  */
 import type { JsonObject } from '../protocol/types.js';
 import type { AuthInfo } from '../server/context.js';
-import { grantsScopes } from '../server/features/scopes.js';
+import { coreOf, grantsScopes } from '../internal/server.js';
 import type { McpServer } from '../server/server.js';
 import type { McpHttpHandlerOptions } from '../transports/http/server-options.js';
 import { DpopProofVerifier } from './dpop-proof.js';
@@ -77,7 +77,7 @@ export function requiredScopesOf(
   method: string,
   params: JsonObject | undefined,
 ): readonly string[] | undefined {
-  const definition = server.core.definition;
+  const definition = coreOf(server).definition;
   const name = typeof params?.name === 'string' ? params.name : undefined;
   const uri = typeof params?.uri === 'string' ? params.uri : undefined;
   const resourceScopes = (target: string | undefined) => {

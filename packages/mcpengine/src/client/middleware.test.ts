@@ -130,4 +130,22 @@ describe('client middleware', () => {
     expect(result).toEqual({ tools: [] });
     expect(order).toEqual(['a in', 'b in', 'terminal', 'b out', 'a out']);
   });
+
+  it('takes the server’s shape too: next() continues with the call unchanged, next(changed) with the change', async () => {
+    const seen: ClientCall[] = [];
+    const chain = composeClientMiddleware([
+      (call, next) => next(withMeta(call, { traceparent: 'x' })),
+      (_call, next) => next(),
+    ])!;
+    const call: ClientCall = {
+      direction: 'outgoing',
+      kind: 'request',
+      method: 'tools/list',
+      params: {},
+      revision: '2025-11-25',
+      sessionId: 1,
+    };
+    await chain(call, async (last) => (seen.push(last), { tools: [] }));
+    expect(seen.map((c) => c.params)).toEqual([{ _meta: { traceparent: 'x' } }]);
+  });
 });

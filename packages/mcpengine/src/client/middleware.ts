@@ -5,12 +5,12 @@
  * all, and its sessions call straight through.
  */
 import type { JsonObject } from '../protocol/types.js';
-import type { ClientCall, ClientMiddleware, ClientNext } from './types.js';
+import type { ClientCall, ClientMiddleware } from './types.js';
 
 /** Runs `call` through the middleware, ending in `terminal` (the session's own work). */
 export type ComposedClientMiddleware = (
   call: ClientCall,
-  terminal: ClientNext,
+  terminal: (call: ClientCall) => Promise<JsonObject | undefined>,
 ) => Promise<JsonObject | undefined>;
 
 /** Composes middleware, outermost first. Undefined for an empty list, so callers can skip the chain. */
@@ -23,11 +23,11 @@ export function composeClientMiddleware(
     const step = (index: number, current: ClientCall): Promise<JsonObject | undefined> => {
       if (index === list.length) return terminal(current);
       let called = false;
-      return list[index]!(current, (next) => {
+      return list[index]!(current, (changed) => {
         // Calling next twice would send a request twice: refuse it loudly instead.
         if (called) return Promise.reject(new Error('client middleware called next() twice'));
         called = true;
-        return step(index + 1, next);
+        return step(index + 1, changed ?? current);
       });
     };
     return step(0, call);

@@ -570,10 +570,10 @@ export class ClientSession {
     switch (request.method) {
       case 'sampling/createMessage':
         if (!handlers.sampling) throw ProtocolError.methodNotFound(request.method);
-        return (await handlers.sampling(request.params, ctx)) as unknown as JsonObject;
+        return await handlers.sampling(request.params, ctx);
       case 'elicitation/create':
         if (!handlers.elicitation) throw ProtocolError.methodNotFound(request.method);
-        return (await handlers.elicitation(request.params, ctx)) as unknown as JsonObject;
+        return await handlers.elicitation(request.params, ctx);
       case 'roots/list':
         if (!handlers.roots) throw ProtocolError.methodNotFound(request.method);
         return { roots: await handlers.roots(ctx) };
@@ -833,7 +833,7 @@ export class ClientSession {
     },
     options?: CallOptions,
   ): Promise<CompleteResult & JsonObject> {
-    return this.request('completion/complete', params as unknown as JsonObject, options) as never;
+    return this.request('completion/complete', params, options) as never;
   }
 
   /** Legacy era: `logging/setLevel`. In the modern era pass `logLevel` in the client options. */

@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, ProtocolError, type ErrorObject } from '../protocol/errors.js';
 import { MetaKey } from '../protocol/meta.js';
-import type { InputRequest, JsonObject, Task, TaskStatus } from '../protocol/types.js';
+import type { InputRequest, JsonObject, Result, Task, TaskStatus } from '../protocol/types.js';
 
 const TASK_METHODS = new Set(['tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel']);
 const AUGMENTABLE = new Set(['sampling/createMessage', 'elicitation/create']);
@@ -63,7 +63,7 @@ export class TaskReceiver {
     this.sweep();
     switch (method) {
       case 'tasks/get':
-        return wire(this.find(params.taskId)) as unknown as JsonObject;
+        return wire(this.find(params.taskId));
       case 'tasks/result':
         return this.result(this.find(params.taskId));
       case 'tasks/list':
@@ -104,7 +104,7 @@ export class TaskReceiver {
       waiters: new Set(),
     };
     this.tasks.set(task.taskId, task);
-    const request = { method, params: { ...params } } as unknown as InputRequest;
+    const request = { method, params: { ...params } } as InputRequest;
     delete (request.params as JsonObject).task;
     this.host.fulfil(request, task.controller.signal).then(
       (result) => this.settle(task, 'completed', { result }),
@@ -119,7 +119,7 @@ export class TaskReceiver {
                 },
         }),
     );
-    return { task: wire(task) } as unknown as JsonObject;
+    return { task: wire(task) };
   }
 
   private settle(
@@ -135,7 +135,7 @@ export class TaskReceiver {
       task.statusMessage = outcome.error.message;
     }
     task.lastUpdatedAt = Date.now();
-    this.host.notify('notifications/tasks/status', wire(task) as unknown as JsonObject);
+    this.host.notify('notifications/tasks/status', wire(task));
     for (const wake of task.waiters) wake();
     task.waiters.clear();
   }
@@ -168,7 +168,7 @@ export class TaskReceiver {
     }
     const all = [...this.tasks.values()];
     const page = all.slice(offset, offset + PAGE_SIZE);
-    const result: JsonObject = { tasks: page.map(wire) as unknown as JsonObject[] };
+    const result: JsonObject = { tasks: page.map(wire) };
     if (offset + PAGE_SIZE < all.length) result.nextCursor = String(offset + PAGE_SIZE);
     return result;
   }
@@ -180,7 +180,7 @@ export class TaskReceiver {
     task.statusMessage = 'The task was cancelled by request.';
     this.settle(task, 'cancelled', {});
     task.controller.abort(new Error('cancelled by the server'));
-    return wire(task) as unknown as JsonObject;
+    return wire(task);
   }
 
   private sweep(): void {
@@ -205,8 +205,8 @@ export class TaskReceiver {
   }
 }
 
-function wire(task: ReceivedTask): Task {
-  const out: Task = {
+function wire(task: ReceivedTask): Task & Result {
+  const out: Task & Result = {
     taskId: task.taskId,
     status: task.status,
     createdAt: new Date(task.createdAt).toISOString(),

@@ -159,7 +159,7 @@ export class ClientTasks {
     if (this.host.spec().tasks === 'experimental' && isObject(result.task)) {
       return new ToolTask(this, readTaskState(result.task));
     }
-    return new ToolTask(this, undefined, result as unknown as CallToolResult);
+    return new ToolTask(this, undefined, result as CallToolResult);
   }
 
   /** A handle for a task created earlier (its id kept, say, across a restart). */
@@ -285,7 +285,7 @@ export class ClientTasks {
     };
     if (signal) options.signal = signal;
     const result = await this.host.request('tasks/result', { taskId: state.taskId }, options);
-    return withoutRelatedTask(result) as unknown as CallToolResult;
+    return withoutRelatedTask(result) as CallToolResult;
   }
 }
 
@@ -326,7 +326,7 @@ export class ToolTask {
 }
 
 function finished(state: TaskState): CallToolResult {
-  if (state.status === 'completed' && state.result) return state.result as unknown as CallToolResult;
+  if (state.status === 'completed' && state.result) return state.result as CallToolResult;
   if (state.status === 'failed') {
     throw new RemoteError(state.error ?? { code: -32603, message: state.statusMessage ?? 'The task failed' });
   }

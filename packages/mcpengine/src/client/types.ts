@@ -132,8 +132,12 @@ export interface ClientCall {
   readonly sessionId: number;
 }
 
-/** Resolves with the request's result, or with `undefined` for a notification. */
-export type ClientNext = (call: ClientCall) => Promise<JsonObject | undefined>;
+/**
+ * Calls the rest of the chain. `next()` continues with the call unchanged, `next(changed)` with a changed one
+ * (e.g. `withMeta(call, { traceparent })`). Resolves with the request's result, or with `undefined` for a
+ * notification. Call it at most once.
+ */
+export type ClientNext = (call?: ClientCall) => Promise<JsonObject | undefined>;
 
-/** The same `(call, next)` shape as the server's middleware. */
+/** The same shape as the server's middleware: `(call, next)`, with `next()` or `next(changed)`. */
 export type ClientMiddleware = (call: ClientCall, next: ClientNext) => Promise<JsonObject | undefined>;

@@ -167,7 +167,17 @@ export interface Tool {
   _meta?: MetaObject;
 }
 
-export interface CallToolResult {
+/**
+ * What every result is in the official schema (`Result`): an object with optional `_meta` that may carry more
+ * fields (`[key: string]: unknown`). The result types below extend it, as the schema's do, so a typed result is
+ * a `JsonObject` without a cast.
+ */
+export interface Result {
+  _meta?: MetaObject;
+  [key: string]: unknown;
+}
+
+export interface CallToolResult extends Result {
   content: ContentBlock[];
   structuredContent?: unknown;
   isError?: boolean;
@@ -195,13 +205,13 @@ export interface PromptMessage {
   content: ContentBlock;
 }
 
-export interface GetPromptResult {
+export interface GetPromptResult extends Result {
   description?: string;
   messages: PromptMessage[];
   _meta?: MetaObject;
 }
 
-export interface ReadResourceResult {
+export interface ReadResourceResult extends Result {
   contents: ResourceContents[];
   _meta?: MetaObject;
 }
@@ -217,7 +227,7 @@ export interface ResourceTemplateReference {
   uri: string;
 }
 
-export interface CompleteResult {
+export interface CompleteResult extends Result {
   completion: { values: string[]; total?: number; hasMore?: boolean };
   _meta?: MetaObject;
 }
@@ -228,7 +238,7 @@ export interface Root {
   _meta?: MetaObject;
 }
 
-export interface ListRootsResult {
+export interface ListRootsResult extends Result {
   roots: Root[];
   _meta?: MetaObject;
 }
@@ -283,7 +293,7 @@ export interface CreateMessageParams {
   _meta?: MetaObject;
 }
 
-export interface CreateMessageResult {
+export interface CreateMessageResult extends Result {
   role: Role;
   content: SamplingContent | SamplingContent[];
   model: string;
@@ -317,7 +327,7 @@ export interface ElicitUrlParams {
 
 export type ElicitParams = ElicitFormParams | ElicitUrlParams;
 
-export interface ElicitResult {
+export interface ElicitResult extends Result {
   action: 'accept' | 'decline' | 'cancel';
   content?: { [key: string]: string | number | boolean | string[] };
   _meta?: MetaObject;
@@ -331,7 +341,7 @@ export type InputRequest =
 
 export type InputResponse = ElicitResult | CreateMessageResult | ListRootsResult;
 
-export interface InputRequiredResult {
+export interface InputRequiredResult extends Result {
   resultType: 'input_required';
   inputRequests?: { [key: string]: InputRequest };
   requestState?: string;
@@ -347,7 +357,7 @@ export interface SubscriptionFilter {
   taskIds?: string[];
 }
 
-export interface InitializeResult {
+export interface InitializeResult extends Result {
   protocolVersion: string;
   capabilities: ServerCapabilities;
   serverInfo: Implementation;
@@ -355,7 +365,7 @@ export interface InitializeResult {
   _meta?: MetaObject;
 }
 
-export interface DiscoverResult {
+export interface DiscoverResult extends Result {
   supportedVersions: string[];
   capabilities: ServerCapabilities;
   instructions?: string;

@@ -15,7 +15,14 @@ export interface LegacySubscriber {
   readonly resourceSubscriptions: ReadonlySet<string>;
   listChangedEnabled(kind: ListKind): boolean;
   notify(method: string, params?: JsonObject): void;
+  /** Whether broadcasts reach this subscriber here (a scaled-out server: where its stream is). Default yes. */
+  readonly receivesBroadcasts?: (() => boolean) | undefined;
 }
+
+/** A broadcast as it travels between the processes of a scaled-out server. */
+export type BroadcastEvent =
+  | { readonly type: 'listChanged'; readonly kind: ListKind }
+  | { readonly type: 'resourceUpdated'; readonly uri: string };
 
 /** An open modern `subscriptions/listen` request. */
 export interface Listener {
@@ -35,6 +42,8 @@ export class Broadcaster {
   readonly listeners = new Set<Listener>();
   private readonly changed = new Set<ListKind>();
   private flushScheduled = false;
+  /** Set by a scaled-out server: hands every local broadcast to the other processes (see `receive`). */
+  relay: ((event: BroadcastEvent) => void) | undefined;
 
   /** Several changes in the same tick produce one notification per kind. */
   listChanged(kind: ListKind): void {
@@ -49,19 +58,48 @@ export class Broadcaster {
     const kinds = [...this.changed];
     this.changed.clear();
     for (const kind of kinds) {
-      const { method, flag } = LIST_CHANGED[kind];
-      for (const session of this.sessions) {
-        if (session.initialized && session.listChangedEnabled(kind)) session.notify(method);
+      this.deliverListChanged(kind);
+      this.relay?.({ type: 'listChanged', kind });
+    }
+  }
+
+  private deliverListChanged(kind: ListKind): void {
+    const { method, flag } = LIST_CHANGED[kind];
+    for (const session of this.sessions) {
+      if (
+        session.initialized &&
+        session.listChangedEnabled(kind) &&
+        session.receivesBroadcasts?.() !== false
+      ) {
+        session.notify(method);
       }
-      for (const listener of this.listeners) {
-        if (listener.filter[flag] === true) listener.outbox.send(taggedNotification(method, listener.id));
-      }
+    }
+    for (const listener of this.listeners) {
+      if (listener.filter[flag] === true) listener.outbox.send(taggedNotification(method, listener.id));
+    }
+  }
+
+  /** A broadcast made by another process of a scaled-out server: delivered here, not relayed again. */
+  receive(event: BroadcastEvent): void {
+    if (event.type === 'listChanged') {
+      if (Object.hasOwn(LIST_CHANGED, event.kind)) this.deliverListChanged(event.kind);
+    } else if (typeof event.uri === 'string') {
+      this.deliverResourceUpdated(event.uri);
     }
   }
 
   resourceUpdated(uri: string): void {
+    this.deliverResourceUpdated(uri);
+    this.relay?.({ type: 'resourceUpdated', uri });
+  }
+
+  private deliverResourceUpdated(uri: string): void {
     for (const session of this.sessions) {
-      if (session.initialized && session.resourceSubscriptions.has(uri)) {
+      if (
+        session.initialized &&
+        session.resourceSubscriptions.has(uri) &&
+        session.receivesBroadcasts?.() !== false
+      ) {
         session.notify('notifications/resources/updated', { uri });
       }
     }

@@ -22,6 +22,7 @@ import { sendSerialized, type InboundProblem, type Transport } from '../transpor
 import type { AuthInfo, RequestContext } from './context.js';
 import type { RequestEnv, ResponseOut, ServerCore } from './core.js';
 import type { LegacySession } from './legacy-session.js';
+import { abortRequest } from './context.js';
 
 export interface ConnectionOptions {
   /** Identity for every request on this stream (stdio servers usually take credentials from the environment). */
@@ -107,7 +108,7 @@ export class ServerConnection {
     // when the server tears a subscription down (the peer may still be reading stdout).
     for (const ctx of this.modernInflight.values()) {
       if (ctx.method === 'subscriptions/listen' && !this.core.endSubscription(ctx))
-        ctx._abort(new Error('input ended'));
+        abortRequest(ctx, new Error('input ended'));
     }
     await this.drain(this.options.drainTimeoutMs ?? 2_000);
     await this.close();
@@ -142,7 +143,7 @@ export class ServerConnection {
     if (this.isClosed) return;
     this.isClosed = true;
     this.session?.close(reason);
-    for (const ctx of this.modernInflight.values()) ctx._abort(new Error(reason));
+    for (const ctx of this.modernInflight.values()) abortRequest(ctx, new Error(reason));
     this.modernInflight.clear();
     this.resolveClosed();
   }
@@ -273,8 +274,11 @@ export class ServerConnection {
     if (method === 'notifications/cancelled') {
       const ctx = this.modernInflight.get(params.requestId as RequestId);
       if (ctx) {
-        const cancel = () =>
-          ctx._abort(new Error(typeof params.reason === 'string' ? params.reason : 'cancelled by client'));
+        const cancel = (passed: JsonObject) =>
+          abortRequest(
+            ctx,
+            new Error(typeof passed.reason === 'string' ? passed.reason : 'cancelled by client'),
+          );
         this.core.aroundNotification({ method, params, revision: REVISION_SPECS[ctx.revision] }, cancel);
         return;
       }

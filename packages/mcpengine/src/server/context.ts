@@ -112,6 +112,15 @@ export interface RequestContextInit {
   transport?: RequestTransport | undefined;
 }
 
+interface RequestControl {
+  abort(ctx: RequestContext, reason: unknown): void;
+  isAborted(ctx: RequestContext): boolean;
+  finish(ctx: RequestContext): void;
+}
+
+// Assigned by RequestContext's static block (declared first: the block runs when the class is evaluated).
+let control!: RequestControl;
+
 /*
  * One context is made per request, so its fields are `declare`d and assigned in the constructor: V8 (Node 20)
  * defines native class fields through a generic inline-cache path that costs about 3% of a whole tools/call.
@@ -249,23 +258,39 @@ export class RequestContext {
     return this.io.input({ method: 'roots/list' }, options, this) as Promise<ListRootsResult>;
   }
 
-  /** @internal Cancels the request: the handler's signal fires and nothing more is sent for it. */
-  _abort(reason: unknown): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.abortReason = reason;
-    this.controller?.abort(reason);
+  /*
+   * Per-request control (cancel, finish) is engine business, not the handler's: it lives in private members
+   * reached only through the functions below, which the public entry points do not export.
+   */
+  static {
+    control = {
+      abort(ctx, reason) {
+        if (ctx.aborted) return;
+        ctx.aborted = true;
+        ctx.abortReason = reason;
+        ctx.controller?.abort(reason);
+      },
+      isAborted: (ctx) => ctx.aborted,
+      finish(ctx) {
+        ctx.finished = true;
+      },
+    };
   }
+}
 
-  /** @internal True once cancelled. */
-  get _isAborted(): boolean {
-    return this.aborted;
-  }
+/** Engine-internal: cancels the request; the handler's signal fires and nothing more is sent for it. */
+export function abortRequest(ctx: RequestContext | undefined, reason: unknown): void {
+  if (ctx !== undefined) control.abort(ctx, reason);
+}
 
-  /** @internal The response was sent: later progress and log calls are dropped (tokens are no longer live). */
-  _finish(): void {
-    this.finished = true;
-  }
+/** Engine-internal: true once the request was cancelled. */
+export function isRequestAborted(ctx: RequestContext | undefined): boolean {
+  return ctx !== undefined && control.isAborted(ctx);
+}
+
+/** Engine-internal: the response was sent; later progress and log calls are dropped (tokens are no longer live). */
+export function finishRequest(ctx: RequestContext | undefined): void {
+  if (ctx !== undefined) control.finish(ctx);
 }
 
 /** The progress token of a request, if any. */

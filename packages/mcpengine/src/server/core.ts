@@ -49,7 +49,7 @@ import {
 import { capabilitiesFor, hasCapability, implementationFor, type ServerDefinition } from './definition.js';
 import type { CacheHint } from './features/resources.js';
 import { InputRound, readInputResponses } from './input.js';
-import { LegacySession } from './legacy-session.js';
+import { LegacySession, type LegacySessionSnapshot } from './legacy-session.js';
 import { principalOf } from './principal.js';
 import { RawResult } from './lists.js';
 import { isPromiseLike, resultJson, TextToolResult } from './features/tools.js';
@@ -66,6 +66,7 @@ import { composeRequestMiddleware, runNotificationMiddleware, type Middleware } 
 import { bindingSnapshot, digestOfSnapshot, openRequestState, sealRequestState } from './request-state.js';
 import type { ServerSecret } from './secret.js';
 import { ExtensionSet, type ServerExtension } from './extension.js';
+import { abortRequest, finishRequest, isRequestAborted } from './context.js';
 
 export interface ServerCoreSettings {
   readonly pageSize: number;
@@ -312,11 +313,11 @@ export class ServerCore {
       handedOff = true;
       return this.settleModern(request, ctx, untrack, running, rule, definition, revision, input);
     } catch (error) {
-      if (ctx?._isAborted && !(error instanceof ProtocolError)) return null;
+      if (isRequestAborted(ctx) && !(error instanceof ProtocolError)) return null;
       return this.errorResponse(request.id, error, revision, request.method);
     } finally {
       if (!handedOff) {
-        ctx?._finish();
+        finishRequest(ctx);
         untrack?.();
       }
     }
@@ -348,10 +349,10 @@ export class ServerCore {
       }
       return this.modernResponse(request, ctx, outcome, rule, definition, input);
     } catch (error) {
-      if (ctx._isAborted && !(error instanceof ProtocolError)) return null;
+      if (isRequestAborted(ctx) && !(error instanceof ProtocolError)) return null;
       return this.errorResponse(request.id, error, revision, request.method);
     } finally {
-      ctx._finish();
+      finishRequest(ctx);
       untrack?.();
     }
   }
@@ -365,10 +366,10 @@ export class ServerCore {
     definition: ServerDefinition,
     input: ModernInput | undefined,
   ): ResponseOut | null {
-    if (ctx._isAborted && outcome !== PENDING_INPUT) return null;
+    if (isRequestAborted(ctx) && outcome !== PENDING_INPUT) return null;
     if (outcome === null) return null;
     if (outcome === PENDING_INPUT) {
-      ctx._abort(new Error('input required'));
+      abortRequest(ctx, new Error('input required'));
       const result: JsonObject = {
         resultType: 'input_required',
         inputRequests: input!.round.pending,
@@ -435,7 +436,7 @@ export class ServerCore {
   /** Runs a received notification's built-in handling inside the middleware chain. */
   aroundNotification(
     notification: { method: string; params: JsonObject; revision: RevisionSpec },
-    handle: () => void,
+    handle: (params: JsonObject) => void,
   ): void {
     const { method, params, revision } = notification;
     runNotificationMiddleware(
@@ -726,6 +727,31 @@ export class ServerCore {
   }
 
   /**
+   * Brings back a legacy session opened by another process of a scaled-out server, from its snapshot. Undefined
+   * when this server does not speak the session's revision (a node of another version).
+   */
+  restoreLegacySession(
+    snapshot: LegacySessionSnapshot,
+    defaultOutbox: Outbox,
+    firstOutgoingId?: number,
+  ): LegacySession | undefined {
+    const chosen = snapshot.revision;
+    if (!isRevision(chosen) || !this.legacyRevisions.includes(chosen)) return undefined;
+    const revision = REVISION_SPECS[chosen];
+    const session = new LegacySession(
+      revision,
+      snapshot.client,
+      capabilitiesFor(this.definition, revision),
+      defaultOutbox,
+      firstOutgoingId === undefined ? { id: snapshot.id } : { id: snapshot.id, firstOutgoingId },
+    );
+    session.apply(snapshot);
+    this.broadcaster.sessions.add(session);
+    session.onClose(() => this.broadcaster.sessions.delete(session));
+    return session;
+  }
+
+  /**
    * Serves one request of a legacy session. Synchronous when the method's handler is (a synchronous tool, a list
    * page): a stream of such requests then costs no promise and no microtask turn per request.
    */
@@ -774,11 +800,11 @@ export class ServerCore {
       const outcome = handler(call);
       if (isPromiseLike(outcome)) return this.settleLegacy(session, request, ctx, env, outcome);
       const response = this.legacyResponse(request.id, ctx, outcome);
-      ctx._finish();
+      finishRequest(ctx);
       return response;
     } catch (error) {
       // Thrown before the handler ran, by it (synchronously), or while serializing its result.
-      ctx?._finish();
+      finishRequest(ctx);
       return this.legacyFailure(request, ctx, error, revision);
     }
   }
@@ -800,14 +826,14 @@ export class ServerCore {
     } catch (error) {
       return this.legacyFailure(request, ctx, error, session.revision);
     } finally {
-      ctx._finish();
+      finishRequest(ctx);
       if (session.inflight.get(request.id) === ctx) session.inflight.delete(request.id);
       untrack?.();
     }
   }
 
   private legacyResponse(id: RequestId, ctx: RequestContext, outcome: Outcome): ResponseOut | null {
-    if (ctx._isAborted || outcome === null) return null;
+    if (isRequestAborted(ctx) || outcome === null) return null;
     if (outcome instanceof RawResult) return rawResponse(id, outcome);
     if ((outcome as JsonObject).resultType === 'input_required') {
       throw ProtocolError.internal(
@@ -823,7 +849,7 @@ export class ServerCore {
     error: unknown,
     revision: RevisionSpec,
   ): ResponseOut | null {
-    if (ctx?._isAborted && !(error instanceof ProtocolError)) return null;
+    if (isRequestAborted(ctx) && !(error instanceof ProtocolError)) return null;
     return this.errorResponse(request.id, error, revision, request.method);
   }
 
@@ -831,8 +857,8 @@ export class ServerCore {
     const params = notification.params ?? {};
     if (this.middleware.length === 0) this.legacyNotification(session, notification.method, params);
     else
-      this.aroundNotification({ method: notification.method, params, revision: session.revision }, () =>
-        this.legacyNotification(session, notification.method, params),
+      this.aroundNotification({ method: notification.method, params, revision: session.revision }, (passed) =>
+        this.legacyNotification(session, notification.method, passed),
       );
   }
 
@@ -843,7 +869,8 @@ export class ServerCore {
         return;
       case 'notifications/cancelled': {
         const ctx = session.inflight.get(params.requestId as RequestId);
-        ctx?._abort(
+        abortRequest(
+          ctx,
           new RequestAbortedError(
             'cancelled',
             typeof params.reason === 'string' ? params.reason : 'cancelled by client',

@@ -1,10 +1,12 @@
 /**
  * mcpengine/server — build an MCP server once, serve it over any transport, in both eras.
+ *
+ * Public: the server, its connection and serving handle, the request context, middleware and extension types,
+ * feature configuration types, task stores, errors. The protocol core, the legacy session and the per-request
+ * controls are engine internals (reached by the transports through src/internal/, which no entry point exports).
  */
 export { McpServer, type FeatureHandle, type ServerOptions } from './server.js';
 export { ServerConnection, type ConnectionOptions } from './connection.js';
-export { ServerCore, type RequestEnv, type ResponseOut, type ServerCoreSettings } from './core.js';
-export { LegacySession } from './legacy-session.js';
 export {
   RequestContext,
   type AuthInfo,

@@ -146,7 +146,7 @@ export function checkInputResponse(
       if (!Array.isArray(value.roots)) throw bad();
       break;
   }
-  return value as unknown as InputResponse;
+  return value as InputResponse;
 }
 
 /** Reads `inputResponses` from a retry: absent is fine; anything but an object of objects is -32602. */

@@ -19,6 +19,28 @@ import type { LegacySubscriber, ListKind } from './broadcast.js';
 import type { ClientIdentity, InputOptions, RequestContext, RequestIO } from './context.js';
 import { checkInputResponse, requireCapability } from './input.js';
 import { clientRunsAsTask, requestAsTask } from './task-input.js';
+import { abortRequest } from './context.js';
+
+/**
+ * What a legacy session is beyond one process: the serialisable state that lets any node of a scaled-out server
+ * serve its requests (see transports/http/shared.ts). Plain JSON.
+ */
+export interface LegacySessionSnapshot {
+  readonly id: string;
+  /** The negotiated protocol revision. */
+  readonly revision: string;
+  readonly client: ClientIdentity;
+  readonly initialized: boolean;
+  readonly logLevel?: LoggingLevel | undefined;
+  readonly subscriptions: readonly string[];
+}
+
+/** How a session is brought back on another node (`ServerCore.restoreLegacySession`). */
+export interface LegacySessionRestore {
+  readonly id: string;
+  /** First id of this node's server→client requests, so that ids of several nodes do not collide. */
+  readonly firstOutgoingId?: number;
+}
 
 export class LegacySession implements LegacySubscriber {
   /** Cryptographically random, visible ASCII only (0x21–0x7E), as Streamable HTTP requires. */
@@ -32,12 +54,22 @@ export class LegacySession implements LegacySubscriber {
   logLevel: LoggingLevel | undefined;
   readonly resourceSubscriptions = new Set<string>();
   /** Server→client requests (sampling, elicitation, roots, ping) awaiting answers. */
-  readonly outgoing = new OutgoingRequests();
+  readonly outgoing: OutgoingRequests;
   /** Client requests still running after their handler returned (asynchronous ones), for cancellation. */
   readonly inflight = new Map<RequestId, RequestContext>();
   /** Where unrelated notifications and requests go (stdout, or the HTTP standalone stream). */
   defaultOutbox: Outbox;
   closed = false;
+  /**
+   * Closed in this process only: the session lives on in a shared store and other nodes (a scaled-out server
+   * dropping its local copy). Close listeners must not delete what belongs to the session everywhere.
+   */
+  detached = false;
+  /**
+   * Whether list-changed and resource-updated broadcasts reach this copy of the session. A scaled-out server
+   * delivers them only where the client's standalone stream is. Default: always.
+   */
+  receivesBroadcasts: (() => boolean) | undefined;
   private readonly closeListeners: (() => void)[] = [];
   /** The plumbing of requests answered on the default outbox (every request on stdio): made once, not per request. */
   private defaultIO: LegacyIO | undefined;
@@ -47,8 +79,12 @@ export class LegacySession implements LegacySubscriber {
     client: ClientIdentity,
     capabilities: ServerCapabilities,
     defaultOutbox: Outbox,
+    restore?: LegacySessionRestore,
   ) {
-    this.id = randomBytes(16).toString('base64url');
+    this.id = restore?.id ?? randomBytes(16).toString('base64url');
+    this.outgoing = new OutgoingRequests(
+      restore?.firstOutgoingId === undefined ? {} : { firstId: restore.firstOutgoingId },
+    );
     this.revision = revision;
     this.client = client;
     this.capabilities = capabilities;
@@ -95,15 +131,43 @@ export class LegacySession implements LegacySubscriber {
     return this.outgoing.request(method, params, outbox ?? this.defaultOutbox, options);
   }
 
+  /** The serialisable state (see `LegacySessionSnapshot`). */
+  snapshot(): LegacySessionSnapshot {
+    const snapshot: LegacySessionSnapshot = {
+      id: this.id,
+      revision: this.revision.id,
+      client: this.client,
+      initialized: this.initialized,
+      subscriptions: [...this.resourceSubscriptions],
+    };
+    return this.logLevel === undefined ? snapshot : { ...snapshot, logLevel: this.logLevel };
+  }
+
+  /** Takes the mutable state of a snapshot saved by another node. */
+  apply(snapshot: LegacySessionSnapshot): void {
+    this.initialized = snapshot.initialized;
+    this.logLevel = snapshot.logLevel;
+    const subscriptions = this.resourceSubscriptions;
+    if (
+      subscriptions.size !== snapshot.subscriptions.length ||
+      snapshot.subscriptions.some((uri) => !subscriptions.has(uri))
+    ) {
+      subscriptions.clear();
+      for (const uri of snapshot.subscriptions) subscriptions.add(uri);
+    }
+  }
+
   onClose(listener: () => void): void {
     this.closeListeners.push(listener);
   }
 
-  close(reason = 'session closed'): void {
+  /** Ends the session; `detach` ends only this process's copy of a shared session (see `detached`). */
+  close(reason = 'session closed', options?: { detach?: boolean }): void {
     if (this.closed) return;
     this.closed = true;
+    this.detached = options?.detach === true;
     this.defaultOutbox = CLOSED_OUTBOX;
-    for (const ctx of this.inflight.values()) ctx._abort(new Error(reason));
+    for (const ctx of this.inflight.values()) abortRequest(ctx, new Error(reason));
     this.inflight.clear();
     this.outgoing.closeAll(reason);
     for (const listener of this.closeListeners.splice(0)) {

@@ -30,6 +30,7 @@ import type { ListItem, ListRequest } from './lists.js';
 import { listPage, RawResult } from './lists.js';
 import type { ListKind } from './cursor.js';
 import type { Call, MethodHandler, Outcome } from './dispatch.js';
+import { isRequestAborted } from './context.js';
 
 function isInputRequired(value: unknown): boolean {
   return typeof value === 'object' && value !== null && (value as JsonObject).resultType === 'input_required';
@@ -59,7 +60,7 @@ function callTool(call: Call): Outcome | Promise<Outcome> {
         throw missingCapabilityError(missing, `tool "${name}" needs ${names}`);
       return toolErrorResult(
         new Error(`Tool "${name}" needs client capabilities the client did not declare: ${names}`),
-      ) as unknown as JsonObject;
+      );
     }
   }
   const gates = call.settings.extensions.toolCallGates;
@@ -84,7 +85,7 @@ function invokeChecked(
   call: Call,
   checked: CheckedArguments,
 ): Outcome | Promise<Outcome> {
-  return checked.ok ? invokeTool(tool, call, checked.args) : (checked.result as unknown as JsonObject);
+  return checked.ok ? invokeTool(tool, call, checked.args) : checked.result;
 }
 
 function invokeTool(tool: CompiledTool, call: Call, args: unknown): Outcome | Promise<Outcome> {
@@ -104,13 +105,13 @@ function invokeTool(tool: CompiledTool, call: Call, args: unknown): Outcome | Pr
 
 /** A handler's exception is a tool error (`isError`), except protocol errors and failures after cancellation. */
 function toolFailure(call: Call, error: unknown): Outcome {
-  if (error instanceof ProtocolError || call.ctx._isAborted) throw error;
-  return toolErrorResult(error) as unknown as JsonObject;
+  if (error instanceof ProtocolError || isRequestAborted(call.ctx)) throw error;
+  return toolErrorResult(error);
 }
 
 function finishTool(tool: CompiledTool, call: Call, returned: unknown): Outcome | Promise<Outcome> {
   if (isInputRequired(returned)) return returned as JsonObject;
-  return finishToolResult(tool, returned, call.revision) as unknown as Outcome | Promise<Outcome>;
+  return finishToolResult(tool, returned, call.revision) as Outcome | Promise<Outcome>;
 }
 
 /** One page of a list, from the definition's pre-serialized items (plus per-request dynamic ones). */
@@ -179,8 +180,8 @@ async function getPrompt(call: Call): Promise<Outcome> {
     throw ProtocolError.invalidParams(`Unknown prompt: ${name}`);
   const args = readPromptArguments(prompt, call.params);
   const result = await prompt.config.get(args, call.ctx);
-  if (isInputRequired(result)) return result as unknown as JsonObject;
-  return finishPrompt(prompt, result, call.revision) as unknown as JsonObject;
+  if (isInputRequired(result)) return result;
+  return finishPrompt(prompt, result, call.revision);
 }
 
 async function listResources(call: Call): Promise<Outcome> {
@@ -217,12 +218,12 @@ async function readResource(call: Call): Promise<Outcome> {
   const resource = call.definition.resourcesByUri.get(uri);
   if (resource && isVisible(resource.config, call.ctx.caller)) {
     const returned = await resource.config.read(uri, call.ctx);
-    return finishRead(uri, returned, resource.config.mimeType) as unknown as JsonObject;
+    return finishRead(uri, returned, resource.config.mimeType);
   }
   const found = findTemplate(call.definition, uri, call.ctx.caller);
   if (!found) throw resourceNotFound(uri, call.revision);
   const returned = await found.template.config.read(uri, found.variables, call.ctx);
-  return finishRead(uri, returned, found.template.config.mimeType) as unknown as JsonObject;
+  return finishRead(uri, returned, found.template.config.mimeType);
 }
 
 function knownResource(call: Call, uri: string): boolean {
@@ -277,7 +278,7 @@ async function complete(call: Call): Promise<Outcome> {
       (t) => t.uriTemplate === uri && isVisible(t.config, call.ctx.caller),
     );
     if (!template) {
-      if (call.definition.resourcesByUri.has(uri)) return EMPTY_COMPLETION as unknown as JsonObject;
+      if (call.definition.resourcesByUri.has(uri)) return EMPTY_COMPLETION;
       throw ProtocolError.invalidParams(`Unknown resource template: ${uri}`);
     }
     const completers = template.config.complete;
@@ -287,13 +288,13 @@ async function complete(call: Call): Promise<Outcome> {
   } else {
     throw ProtocolError.invalidParams('Invalid params: "ref.type" must be "ref/prompt" or "ref/resource"');
   }
-  if (!completer) return EMPTY_COMPLETION as unknown as JsonObject;
+  if (!completer) return EMPTY_COMPLETION;
   const returned = await completer({
     value: argument.value,
     arguments: readCompletionContext(call.params),
     ctx: call.ctx,
   });
-  return finishCompletion(returned) as unknown as JsonObject;
+  return finishCompletion(returned);
 }
 
 /** The filter a server can honour: only notification types backed by an advertised capability. */

@@ -149,6 +149,29 @@ describe('server.use: the chain', () => {
     expect(caught).toEqual([-32602]);
   });
 
+  it('passes changed params on with next(changed), like the client’s middleware, and refuses another method', async () => {
+    const reported: unknown[] = [];
+    const server = new McpServer({ name: 'changed', version: '1.0.0', onError: (e) => reported.push(e) });
+    server.addTool<{ text?: string }>({
+      name: 'echo',
+      description: 'Echoes its text',
+      inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+      handler: ({ text = '' }, ctx) => `echo ${text} (sent ${JSON.stringify(ctx.params.arguments)})`,
+    });
+    server.use((call, next) => {
+      if (call.method !== 'tools/call') return next();
+      if (call.params.name === 'swap') return next({ ...call, method: 'tools/list' });
+      return next({ ...call, params: { ...call.params, arguments: { text: 'changed' } } });
+    });
+    server.use((_call, next) => next());
+    const peer = await RawPeer.open(server);
+    await initializeRaw(peer, '2025-11-25');
+    const args = { name: 'echo', arguments: { text: 'sent' } };
+    expect(textOf(await peer.request(1, 'tools/call', args))).toBe('echo changed (sent {"text":"sent"})');
+    expect((await peer.request(2, 'tools/call', { name: 'swap' })).error.code).toBe(-32603);
+    expect(String(reported[0])).toContain('may change only params');
+  });
+
   it('refuses a second next() from the same middleware', async () => {
     const reported: unknown[] = [];
     const server = new McpServer({ name: 'twice', version: '1.0.0', onError: (e) => reported.push(e) });

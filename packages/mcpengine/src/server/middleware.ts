@@ -1,8 +1,10 @@
 /**
  * Server middleware: `server.use((call, next) => …)` runs around every request and notification the server
  * receives, in both eras and over every transport. A middleware may observe a call, wrap it (time it, trace it,
- * record it), short-circuit it (return a result without calling `next`, or throw a `ProtocolError`), and sees
- * the outcome (what `next()` resolves to, or the error it rejects with).
+ * record it), change its params (`next({ ...call, params })`), short-circuit it (return a result without calling
+ * `next`, or throw a `ProtocolError`), and sees the outcome (what `next` resolves to, or the error it rejects
+ * with). The client's middleware has the same shape: `(call, next)`, where `next()` continues with the call as
+ * it is and `next(changed)` with a changed one.
  *
  * The chain is composed once per resolved method (the method tables cache the composed handler), so a server
  * without middleware serves every request exactly as before: no wrapper, no promise.
@@ -52,8 +54,13 @@ export type ServerCall = RequestCall | NotificationCall;
  */
 export type CallResult = JsonObject | null;
 
-/** Calls the rest of the chain (the next middleware, finally the method's handler). Call it at most once. */
-export type Next = () => Promise<CallResult>;
+/**
+ * Calls the rest of the chain (the next middleware, finally the method's handler). Call it at most once.
+ * `next()` continues with the call unchanged; `next(changed)` continues with `changed.params` (only `params`
+ * may change: a call of another kind or method is refused). For a request the handler then sees those params;
+ * `ctx.params` stays what the client sent.
+ */
+export type Next = (call?: ServerCall) => Promise<CallResult>;
 
 export type Middleware = (call: ServerCall, next: Next) => CallResult | Promise<CallResult>;
 
@@ -81,26 +88,45 @@ function checkedResult(value: unknown, method: string): CallResult {
   throw ProtocolError.internal(`middleware returned a non-object result for ${method}`);
 }
 
-/** Runs `stack` around `inner` for one call; `next` refuses a second call, which would run the handler twice. */
-function run(
+/** The call a middleware passed to `next`, checked: the same kind and method, params an object. */
+function changedCall(current: ServerCall, changed: ServerCall): ServerCall {
+  if (typeof changed !== 'object' || changed === null)
+    throw new TypeError(`a middleware of ${current.method} passed a non-object to next()`);
+  if (changed.kind !== current.kind || changed.method !== current.method)
+    throw new TypeError(`a middleware of ${current.method} may change only params, not the kind or method`);
+  const params: unknown = changed.params;
+  if (typeof params !== 'object' || params === null || Array.isArray(params))
+    throw new TypeError(`a middleware of ${current.method} passed params that are not an object`);
+  return changed;
+}
+
+/**
+ * Runs `stack` around `inner` for one call; `inner` gets the call as the last middleware passed it on. `next`
+ * refuses a second call, which would run the handler twice.
+ */
+function run<View extends ServerCall>(
   stack: readonly Middleware[],
-  view: ServerCall,
-  inner: () => CallResult | Promise<CallResult>,
+  view: View,
+  inner: (view: View) => CallResult | Promise<CallResult>,
 ): Promise<CallResult> {
-  const step = (index: number): Promise<CallResult> => {
-    if (index === stack.length) return Promise.resolve().then(inner);
+  const step = (index: number, current: View): Promise<CallResult> => {
+    if (index === stack.length) return Promise.resolve(current).then(inner);
     const middleware = stack[index]!;
     let called = false;
-    const next: Next = () => {
+    const next: Next = (changed) => {
       if (called) return Promise.reject(new Error(`next() called twice by a middleware of ${view.method}`));
       called = true;
-      return step(index + 1);
+      try {
+        return step(index + 1, changed === undefined ? current : (changedCall(current, changed) as View));
+      } catch (error) {
+        return Promise.reject(error);
+      }
     };
     return Promise.resolve()
-      .then(() => middleware(view, next))
+      .then(() => middleware(current, next))
       .then((value) => checkedResult(value, view.method));
   };
-  return step(0);
+  return step(0, view);
 }
 
 /** A request handler wrapped in `stack`. Compose once per resolved method and cache the result. */
@@ -120,22 +146,26 @@ export function composeRequestMiddleware(
       trace: readTraceContext(call.params),
       ctx: call.ctx,
     };
-    return run(frozen, view, () => Promise.resolve(handler(call)).then(visibleResult));
+    return run(frozen, view, (last) =>
+      Promise.resolve(handler(last.params === call.params ? call : { ...call, params: last.params })).then(
+        visibleResult,
+      ),
+    );
   };
 }
 
 /**
- * Runs a received notification's built-in handling inside `stack`. Errors are reported, never answered (a
- * notification has no response).
+ * Runs a received notification's built-in handling inside `stack`, with the params the last middleware passed
+ * on. Errors are reported, never answered (a notification has no response).
  */
 export function runNotificationMiddleware(
   stack: readonly Middleware[],
   notification: { method: string; params: JsonObject; revision: Revision; era: Era },
-  handle: () => void,
+  handle: (params: JsonObject) => void,
   report: (error: unknown, where: string) => void,
 ): void {
   if (stack.length === 0) {
-    handle();
+    handle(notification.params);
     return;
   }
   const view: NotificationCall = {
@@ -146,8 +176,8 @@ export function runNotificationMiddleware(
     era: notification.era,
     trace: readTraceContext(notification.params),
   };
-  run(stack, view, () => {
-    handle();
+  run(stack, view, (last) => {
+    handle(last.params);
     return null;
   }).then(undefined, (error: unknown) => {
     // A middleware that refuses a notification with a protocol error has decided; anything else is a bug.

@@ -70,6 +70,9 @@ export interface ServerOptions {
   tasks?: TaskOptions;
 }
 
+// Assigned by McpServer's static block, declared first: the block runs when the class is evaluated.
+let readCore!: (server: McpServer) => ServerCore;
+
 /** A registered feature: switch it on and off, replace it, or remove it at runtime. */
 export interface FeatureHandle<Config> {
   readonly enabled: boolean;
@@ -97,8 +100,15 @@ export class McpServer {
   private snapshot: ServerDefinition | undefined;
   private version = 0;
   private readonly connections = new Set<ServerConnection>();
-  /** The transport-independent protocol core (used by the HTTP handler and stream connections). */
-  readonly core: ServerCore;
+  /**
+   * The transport-independent protocol core. Private: the HTTP handler and the resource server reach it through
+   * `coreOf` (an engine-internal function no entry point exports).
+   */
+  private readonly core: ServerCore;
+
+  static {
+    readCore = (server) => server.core;
+  }
 
   constructor(options: ServerOptions) {
     if (!options?.name || !options.version) throw new TypeError('McpServer needs a name and a version');
@@ -165,7 +175,7 @@ export class McpServer {
     compiled: Compiled,
     compile: (config: Config) => Compiled,
   ): FeatureHandle<Config> {
-    const map = this.entries[kind] as unknown as Map<string, Entry<Compiled>>;
+    const map = this.entries[kind] as Map<string, Entry<Compiled>>;
     if (map.has(key)) throw new TypeError(`Duplicate ${kind.slice(0, -1)}: ${key}`);
     const entry: Entry<Compiled> = { compiled, enabled: true };
     map.set(key, entry);
@@ -333,6 +343,11 @@ export class McpServer {
     await Promise.all(connections.map((c) => c.drain(options.drainTimeoutMs ?? 2_000)));
     await Promise.all(connections.map((c) => c.close()));
   }
+}
+
+/** Engine-internal: the protocol core behind a server (for the HTTP handler and the resource server). */
+export function coreOf(server: McpServer): ServerCore {
+  return readCore(server);
 }
 
 function keyOf(kind: Kind, compiled: unknown): string {

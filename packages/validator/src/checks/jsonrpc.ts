@@ -118,9 +118,76 @@ function quickTimeout(ctx: ProbeContext): number {
   return Math.min(ctx.settings.requestTimeoutMs, 3000);
 }
 
+/** The least time an answer still missing once the fence is answered is given (see fenced). */
+const FENCE_GRACE_MS = 250;
+
+/** How a fenced send ended without the awaited answer: the fence came back, and the grace after it ran out. */
+interface Fence {
+  readonly roundTripMs: number;
+  readonly graceMs: number;
+}
+
+let fences = 0;
+
+/**
+ * Sends `text` and collects what arrives until `until` accepts a message. A server that stays silent would cost
+ * the whole quick time limit (3 s, once per garbage input, per revision). On stdio, where one ordered stream
+ * carries the input and every answer, a fence — a harmless request written right behind the text — ends that
+ * wait early: once the fence is answered, the server has read the text, and an answer to the text still missing
+ * gets a grace of three fence round trips (at least FENCE_GRACE_MS) before it counts as silence. The round trip
+ * measures how loaded the server and the machine are, so the bound grows with the load. Streamable HTTP answers
+ * each POST itself and HTTP+SSE POSTs are not ordered: no fence there.
+ */
+async function fenced(
+  ctx: ProbeContext,
+  channel: Channel,
+  text: string,
+  until: (received: Received) => boolean,
+): Promise<{ raw: RawResult; fence?: Fence }> {
+  const timeoutMs = quickTimeout(ctx);
+  if (channel.kind !== 'stdio') return { raw: await channel.raw(text, { timeoutMs, until }) };
+  const fenceId = `fence-${++fences}`;
+  const isFence = (r: Received): boolean =>
+    isObject(r.message) && !('method' in r.message) && sameId(r.message['id'], fenceId);
+  const stop = new AbortController();
+  // The text is written synchronously when raw starts, so the fence below goes out behind it.
+  const pending = channel.raw(text, {
+    timeoutMs,
+    until: (r) => !isFence(r) && until(r),
+    signal: stop.signal,
+  });
+  let fence: Fence | undefined;
+  const fenceCall = channel.call(probeRequest(ctx, channel, fenceId), { timeoutMs, signal: stop.signal });
+  void fenceCall.then(async (call) => {
+    if (call.response === undefined || stop.signal.aborted) return;
+    const graceMs = Math.max(FENCE_GRACE_MS, 3 * call.elapsedMs);
+    await new Promise((resolve) => setTimeout(resolve, graceMs));
+    fence = { roundTripMs: call.elapsedMs, graceMs };
+    stop.abort();
+  });
+  const raw = await pending;
+  const answered = raw.received.some((r) => !isFence(r) && until(r));
+  // Answered: let the fence come back too, so that its answer does not stray into the next exchange.
+  if (!answered) stop.abort();
+  ctx.schema.response(await fenceCall, probeMethod(ctx));
+  return {
+    raw: { ...raw, received: raw.received.filter((r) => !isFence(r)) },
+    ...(answered || fence === undefined ? {} : { fence }),
+  };
+}
+
 /** Why nothing came back for a raw text: the wait ran out, or the connection died. */
-function silence(ctx: ProbeContext, channel: Channel, raw: RawResult, what: string): string {
-  return raw.timedOut ? `no ${what} within ${quickTimeout(ctx)} ms` : (channel.deathNote() ?? `no ${what}`);
+function silence(
+  ctx: ProbeContext,
+  channel: Channel,
+  sent: { raw: RawResult; fence?: Fence },
+  what: string,
+): string {
+  if (sent.fence !== undefined)
+    return `no ${what}: a ${probeMethod(ctx)} sent right behind it was answered (in ${sent.fence.roundTripMs} ms), and nothing more came within ${sent.fence.graceMs} ms`;
+  return sent.raw.timedOut
+    ? `no ${what} within ${quickTimeout(ctx)} ms`
+    : (channel.deathNote() ?? `no ${what}`);
 }
 
 /**
@@ -134,13 +201,14 @@ async function sendInvalid(
   code: number,
   id?: string,
 ): Promise<{ raw: RawResult; problems: string[] }> {
-  const raw = await channel.raw(text, { timeoutMs: quickTimeout(ctx), until: isErrorResponse });
+  const sent = await fenced(ctx, channel, text, isErrorResponse);
+  const { raw } = sent;
   const reply = raw.received.find(isErrorResponse);
   if (reply !== undefined) ctx.schema.raw(reply, undefined, text);
   const message = reply?.message as JsonObject | undefined;
   const error = isObject(message?.['error']) ? (message['error'] as JsonObject) : undefined;
   const problems: string[] = [];
-  if (message === undefined) problems.push(silence(ctx, channel, raw, 'error response'));
+  if (message === undefined) problems.push(silence(ctx, channel, sent, 'error response'));
   else {
     if (error?.['code'] !== code) problems.push(`error code ${brief(error?.['code'])}, expected ${code}`);
     if (message['id'] !== null && (id === undefined || message['id'] !== id)) {
@@ -152,7 +220,7 @@ async function sendInvalid(
 }
 
 export const parseErrorProbe: Probe = {
-  lane: 'isolated',
+  lane: 'robustness',
   name: 'malformed JSON',
   eras: ['legacy', 'modern'],
   checks: [PARSE_ERROR, RECOVERS],
@@ -169,7 +237,7 @@ export const parseErrorProbe: Probe = {
 };
 
 export const invalidRequestProbe: Probe = {
-  lane: 'isolated',
+  lane: 'robustness',
   name: 'invalid request objects',
   eras: ['legacy', 'modern'],
   checks: [INVALID_REQUEST, RECOVERS],
@@ -195,7 +263,7 @@ export const invalidRequestProbe: Probe = {
 };
 
 export const methodNotFoundProbe: Probe = {
-  lane: 'isolated',
+  lane: 'robustness',
   name: 'unknown method',
   eras: ['legacy', 'modern'],
   checks: [METHOD_NOT_FOUND, REQUEST_NAMED_NOTIFICATION, RECOVERS],
@@ -238,7 +306,7 @@ export const methodNotFoundProbe: Probe = {
 };
 
 export const duplicateIdProbe: Probe = {
-  lane: 'isolated',
+  lane: 'robustness',
   name: 'duplicate request ids',
   eras: ['legacy', 'modern'],
   checks: [DUPLICATE_ID, RECOVERS],
@@ -279,7 +347,7 @@ export const duplicateIdProbe: Probe = {
 };
 
 export const batchProbe: Probe = {
-  lane: 'isolated',
+  lane: 'robustness',
   name: 'batches',
   eras: ['legacy', 'modern'],
   checks: [BATCH, RECOVERS],
@@ -301,10 +369,8 @@ export const batchProbe: Probe = {
       for (const element of elementsOf([r])) if (isObject(element)) answeredIds.add(element['id']);
       return answeredIds.has('batch-1') && answeredIds.has('batch-2');
     };
-    const raw = await channel.raw(text, {
-      timeoutMs: quickTimeout(ctx),
-      until: required ? untilAnswered : isReply,
-    });
+    const sent = await fenced(ctx, channel, text, required ? untilAnswered : isReply);
+    const { raw } = sent;
     const replies = raw.received.filter(isReply);
     const evidence = [rawEvidence(raw, 'a batch of two requests')];
     if (required) {
@@ -319,7 +385,7 @@ export const batchProbe: Probe = {
         ok,
         'the batch was answered with a result for each request',
         replies.length === 0
-          ? 'no answer to the batch'
+          ? silence(ctx, channel, sent, 'answer to the batch')
           : `the answer does not hold a result for both requests: ${brief(replies.map((r) => r.text).join(' '))}`,
         evidence,
       );

@@ -276,7 +276,10 @@ export const legacyHandshake: Probe = {
       [callEvidence(malformed, 'initialize with a numeric protocolVersion')],
       rejectionFacets(malformed),
     );
-    if (!judgement.ok) channel = await ctx.open();
+    // Rejected with any error, the connection is still uninitialized and serves the rest; accepted (or left
+    // unanswered), it is not: the rest goes to a fresh one. (Each fresh process costs a server start, seconds
+    // for heavy servers.)
+    if (malformed.response === undefined || resultOf(malformed) !== undefined) channel = await ctx.open();
     if (channel.kind === 'streamable-http') {
       // Without a session, HTTP requests are governed by the session rules (http.session-required).
       const reason =
@@ -595,42 +598,49 @@ export const modernHandshake: Probe = {
       );
     }
 
-    const variants: { label: string; message: JsonObject }[] = [
+    // A request without a protocol version in _meta is, to a server that also speaks the legacy era, a legacy
+    // request before initialize: legacy servers answer those "with implementation-defined errors (commonly
+    // -32601 or -32602) or not at all" (2026-07-28 basic/transports/stdio#backward-compatibility), so only a
+    // modern-only server is held to -32602 for them (interpretations.md, "stdio 2026-07-28 probes without
+    // _meta"). Such a request may also lock a dual-era stdio stream into the legacy era: on stdio each variant
+    // goes to a process of its own, never to the shared one.
+    const dualEra = discovery.legacy.length > 0;
+    const variants: { label: string; versionless: boolean; message: (c: Channel) => JsonObject }[] = [
       {
         label: 'no _meta',
-        message: { jsonrpc: '2.0', id: channel.nextId(), method: 'server/discover', params: {} },
+        versionless: true,
+        message: (c) => ({ jsonrpc: '2.0', id: c.nextId(), method: 'server/discover', params: {} }),
       },
       {
         label: 'no clientCapabilities',
-        message: modernRequest(
-          channel,
-          ctx.revision,
-          'server/discover',
-          {},
-          { omitMeta: [META.clientCapabilities] },
-        ),
+        versionless: false,
+        message: (c) =>
+          modernRequest(c, ctx.revision, 'server/discover', {}, { omitMeta: [META.clientCapabilities] }),
       },
       {
         label: 'no protocolVersion',
-        message: modernRequest(
-          channel,
-          ctx.revision,
-          'server/discover',
-          {},
-          { omitMeta: [META.protocolVersion] },
-        ),
+        versionless: true,
+        message: (c) =>
+          modernRequest(c, ctx.revision, 'server/discover', {}, { omitMeta: [META.protocolVersion] }),
       },
     ];
-    for (const { label, message } of variants) {
-      // On HTTP the mirrored headers still name the version, so that only the body is malformed.
-      const call = await channel.call(message, {
-        timeoutMs: ctx.settings.requestTimeoutMs,
-        headers: { 'mcp-protocol-version': ctx.revision, 'mcp-method': 'server/discover' },
-      });
+    const judged = variants.filter((variant) => !(dualEra && variant.versionless));
+    const calls = await Promise.all(
+      judged.map(async ({ message }) => {
+        const own = channel.kind === 'stdio' ? await ctx.open() : channel;
+        // On HTTP the mirrored headers still name the version, so that only the body is malformed.
+        return own.call(message(own), {
+          timeoutMs: ctx.settings.requestTimeoutMs,
+          headers: { 'mcp-protocol-version': ctx.revision, 'mcp-method': 'server/discover' },
+        });
+      }),
+    );
+    judged.forEach(({ label }, index) => {
+      const call = calls[index]!;
       ctx.schema.response(call, 'server/discover');
       const judgement = isError(call, -32602);
       ctx.judge(MODERN_MISSING_META, judgement, [callEvidence(call, `server/discover with ${label}`)], label);
-    }
+    });
 
     {
       // A notification gets no answer; a request sent right after it gets exactly its own.

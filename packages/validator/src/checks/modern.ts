@@ -24,6 +24,9 @@ export const SUB_ACK = defineCheck(
   'subscriptions.acknowledged',
   'subscriptions',
   'subscriptions/listen is first answered by notifications/subscriptions/acknowledged carrying the subscription id',
+  // refused: answered with a response (or nothing) instead of an acknowledgment; first: the acknowledgment is not
+  // the first message of the subscription; before: a notification of the subscription came before it.
+  { facets: ['refused', 'first', 'before'] },
 );
 export const SUB_FILTER = defineCheck(
   'subscriptions.filter',
@@ -183,6 +186,12 @@ export const subscriptionsProbe: Probe = {
             ? `the first message of the subscription is ${brief(first.text)}, not the acknowledgment`
             : 'no acknowledgment arrived',
         evidence,
+        // A response or silence is a refusal (no notification came before an acknowledgment: there was none).
+        response !== undefined
+          ? ['refused']
+          : first !== undefined
+            ? ['first', 'before']
+            : ['refused', 'first'],
       );
       ctx.notRun(SUB_FILTER, 'no acknowledgment');
       ctx.notRun(SUB_ID, 'no acknowledgment');

@@ -14,10 +14,11 @@ export interface Probe {
   /** The transports it runs on (default: all). */
   readonly transports?: readonly TransportKind[];
   /**
-   * `isolated`: the probe works on its own connections (robustness, handshake variants) and runs in a second
-   * lane, side by side with the probes that share the revision's session.
+   * `isolated`: the probe works on its own connections (handshake variants, authorization) and runs in a second
+   * lane, side by side with the probes that share the revision's session. `robustness`: the probes that send
+   * bad input on the revision's shared robustness connection, one after another, in a third lane.
    */
-  readonly lane?: 'isolated';
+  readonly lane?: 'isolated' | 'robustness';
   /** A finer revision filter within its eras. */
   readonly revisions?: (revision: Revision) => boolean;
   run(ctx: ProbeContext): Promise<void>;

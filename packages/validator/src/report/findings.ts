@@ -5,6 +5,7 @@
  */
 import type { Level } from '../catalog/statements.js';
 import type { Revision } from '../catalog/model.js';
+import { CONNECTIONS } from '../checks/lifecycle.js';
 import { checkDef } from '../checks/registry.js';
 import type { Evidence } from '../outcomes.js';
 import type { RevisionReport, ValidationReport } from './model.js';
@@ -86,6 +87,23 @@ export function findingsOf(report: ValidationReport): Finding[] {
           finding.evidence = folded.evidence ?? entry.evidence;
         }
       }
+    }
+  }
+  // Refused connections fail the run even in revisions where no statement names the check (run.ts): they are a
+  // defect of their own, shown like any other, with the revisions they happened in and the refusal as evidence.
+  for (const revision of report.revisions) {
+    const refused = revision.checks[CONNECTIONS];
+    if (refused?.status !== 'fail') continue;
+    let finding = byCheck.get(CONNECTIONS);
+    if (finding === undefined) {
+      finding = { severity: 'MUST', revisions: new Set(), statements: new Map(), evidence: [] };
+      byCheck.set(CONNECTIONS, finding);
+    }
+    finding.severity = 'MUST';
+    finding.revisions.add(revision.revision);
+    if (finding.message === undefined) {
+      finding.message = `${refused.message}; the checks that needed them did not run, and “not run” is never a pass`;
+      finding.evidence = refused.evidence ?? [];
     }
   }
   const findings = [...byCheck].map(([check, f]): Finding => ({

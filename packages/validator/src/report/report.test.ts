@@ -208,6 +208,64 @@ describe('reports', () => {
     );
   });
 
+  it('HTML groups the findings by root cause (under their severity) and by rule, with filters in the page', () => {
+    const outcomes = [
+      fail('jsonrpc.parse-error', 'no error response'),
+      fail('lifecycle.initialize-result', 'x'),
+    ];
+    const revisions = (['2025-11-25', '2025-06-18'] as const).map((r) =>
+      revisionReport(r, outcomes, { transport: 'stdio', capabilities: () => true }),
+    );
+    const page = renderHtml({ ...report, revisions });
+    // One article per root cause, whatever the revisions and statements it breaks.
+    expect(page.match(/<article class="item finding /g)?.length).toBe(
+      findingsOf({ ...report, revisions }).length,
+    );
+    expect(page).toContain('<article class="item finding MUST" data-severity="MUST" data-transport="stdio"');
+    expect(page).toContain('data-severity="ROBUST"');
+    expect(page).toMatch(/<h2>MUST defects[^<]*<small>1<\/small>/);
+    expect(page).toMatch(/<h2>Robustness[^<]*<small>1<\/small>/);
+    // By rule: the JSON-RPC statement appears once, broken by the robustness cause.
+    const rules = page.slice(page.indexOf('id="view-rule"'));
+    expect(rules).toContain('basic-af3136fb');
+    // The filters: severity, transport, revision, text.
+    for (const id of ['f-severity', 'f-transport', 'f-revision', 'f-text', 'f-view'])
+      expect(page).toContain(`id="${id}"`);
+    expect(page).toContain('value="2025-06-18" checked');
+    expect(page).toContain('data-revisions="2025-11-25 2025-06-18"');
+    expect(page).not.toContain('<script>alert(1)');
+  });
+
+  it('a refused connection is a finding of its own, even where no statement names it', () => {
+    const refused = revisionReport(
+      '2025-11-25',
+      [
+        pass('lifecycle.initialize-result'),
+        {
+          check: 'transport.connections',
+          status: 'fail',
+          message: 'the server refused 1 connection: HTTP 500 Already connected to a transport',
+          evidence: [
+            { label: 'connection for a probe', received: 'HTTP 500 Already connected to a transport' },
+          ],
+        },
+      ],
+      { transport: 'sse', capabilities: () => true },
+    );
+    const failing: ValidationReport = { ...report, transport: 'sse', revisions: [refused], exitCode: 1 };
+    const [finding] = findingsOf(failing);
+    expect(finding!.check).toBe('transport.connections');
+    expect(finding!.severity).toBe('MUST');
+    expect(finding!.statements).toEqual([]);
+    expect(finding!.message).toContain('Already connected to a transport');
+    const text = renderTerminal(failing, { color: false, verbose: true });
+    expect(text).toMatch(/^FAIL: 1 defect\(s\) fail the run/m);
+    expect(text).toContain('✗ MUST   transport.connections (2025-11-25)');
+    expect(text).toContain('← HTTP 500 Already connected to a transport');
+    expect(text).not.toContain('note:');
+    expect(renderHtml(failing)).toContain('<code>transport.connections</code>');
+  });
+
   it('the terminal leads with the verdict and one line per defect; --verbose adds link and exchange', () => {
     const text = renderTerminal(report, { color: false, verbose: false });
     const lines = text.split('\n');

@@ -81,6 +81,10 @@ function findingLines(finding: Finding, all: number, style: Style, verbose: bool
     `${color(finding.severity === 'MUST' ? '✗ MUST  ' : finding.robustness ? '! ROBUST' : '! SHOULD')} ${style.bold(finding.check)} ${style.dim(`(${revisionList(finding.revisions, all)})`)}`,
     `    ${oneLine(finding.message)}`,
   ];
+  if (first === undefined)
+    lines.push(
+      `    ${style.dim('no statement of these revisions names it; it fails the run because the checks that needed those connections did not run')}`,
+    );
   if (first !== undefined)
     lines.push(
       `    “${oneLine(first.sentence, 150)}”` +
@@ -122,10 +126,8 @@ function summaryLines(report: ValidationReport, style: Style, verbose: boolean):
             (notRunCount > 0 ? ` — ${notRunCount} MUST statement(s) did not run (see below)` : ''),
         )
       : style.red(
-          // No MUST defect and still a failure: the server refused connections (run.ts), no statement names it.
-          (defects.length === 0
-            ? 'FAIL: the server refused connections the validator opened'
-            : `FAIL: ${defects.length} defect(s) break MUST statements`) +
+          // Refused connections (run.ts) are a defect of their own, even where no statement names them.
+          `FAIL: ${defects.length} defect(s) ${defects.some((d) => d.statements.length === 0) ? 'fail the run' : 'break MUST statements'}` +
             (notRunCount > 0 ? ` — ${notRunCount} MUST statement(s) did not run` : ''),
         ),
     '',

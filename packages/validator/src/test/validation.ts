@@ -1,10 +1,11 @@
 /** Test support for validating a whole reference server, as the command line does with its defaults. */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PACKAGE_DIR } from '../paths.js';
 import type { ValidationReport } from '../report/model.js';
 import { runValidation } from '../run.js';
-import type { Target } from '../target.js';
+import { StdioTarget, type Target } from '../target.js';
 
 const SETTINGS = {
   requestTimeoutMs: 10_000,
@@ -43,4 +44,36 @@ export function documentedFindings(document: string, transport: string): string[
         .map((revision) => `${revision} ${requirement!.replace(/`/g, '')} ${verdict!}`);
     })
     .sort();
+}
+
+/** Where the root devDependencies are installed. */
+export const NODE_MODULES = join(PACKAGE_DIR, '..', '..', 'node_modules');
+
+/** A real server of the corpus: an npm package run over stdio, and its expected-findings document. */
+export interface RealServer {
+  /** The package, a root devDependency. */
+  readonly name: string;
+  /** docs/validator/<document>: the expected findings. */
+  readonly document: string;
+  /** The entry point inside the package, and the arguments it needs. */
+  readonly entry: string;
+  readonly args?: (scratch: string) => readonly string[];
+  readonly env?: (scratch: string) => Readonly<Record<string, string>>;
+}
+
+/** Validates a real server over stdio the way `mcpengine validate --stdio` does; `scratch` is a fresh temp dir. */
+export function validateRealServer(server: RealServer): Promise<ValidationReport> {
+  const scratch = mkdtempSync(join(tmpdir(), 'mcpengine-validator-real-'));
+  return validate(
+    new StdioTarget(
+      {
+        command: process.execPath,
+        args: [join(NODE_MODULES, server.name, server.entry), ...(server.args?.(scratch) ?? [])],
+        env: server.env?.(scratch) ?? {},
+        cwd: scratch,
+      },
+      10_000,
+      server.name,
+    ),
+  );
 }

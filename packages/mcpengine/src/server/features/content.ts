@@ -30,9 +30,7 @@ function fallbackFor(block: ContentBlock): ContentBlock {
         `Resource: ${block.name} <${block.uri}>${block.description ? ` — ${block.description}` : ''}`,
       );
     default:
-      return text(
-        `[${(block as unknown as JsonObject).type as string} content omitted: not supported by this protocol revision]`,
-      );
+      return text(`[${block.type as string} content omitted: not supported by this protocol revision]`);
   }
 }
 

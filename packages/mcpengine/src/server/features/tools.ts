@@ -233,9 +233,10 @@ function checkedArguments(
  * than by a generic `JSON.stringify` of the object (a quarter of the cost), which matters because this is the
  * most common tool result. It is a class so that the shape is known: a spread copy is a plain object again.
  */
-export class TextToolResult {
+export class TextToolResult implements CallToolResult {
   // `declare`d and assigned (see RequestContext): one is made per call.
   declare readonly content: [TextContent];
+  readonly [key: string]: unknown;
 
   constructor(value: string) {
     this.content = [text(value)];

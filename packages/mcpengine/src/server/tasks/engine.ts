@@ -21,6 +21,7 @@ import { MemoryTaskStore, TaskLimitError, type TaskStore } from './store.js';
 import { taskSettings, type TaskOptions, type TaskSettings } from './settings.js';
 import { expiresAt, isTerminal, type TaskDialect, type TaskRecord } from './types.js';
 import { detailedTask, experimentalTask, relatedTaskMeta } from './wire.js';
+import { abortRequest } from '../context.js';
 
 export interface TaskEngineDeps {
   /** Open `subscriptions/listen` streams (modern `notifications/tasks`). */
@@ -43,6 +44,9 @@ export interface NewTask {
   /** 2025-11-25: the session the task belongs to (server→client requests, status notifications). */
   readonly session?: LegacySession | undefined;
 }
+
+/** How often a task running in another process is checked for its end (shared stores). */
+const SHARED_POLL_MS = 100;
 
 /** At most this many server→client messages wait for a `tasks/result` stream per task. */
 const MAX_QUEUED_MESSAGES = 64;
@@ -227,6 +231,16 @@ export class TaskEngine {
   async settle(live: LiveTask, outcome: TaskOutcome): Promise<void> {
     const record = live.record;
     if (this.live.get(record.taskId) !== live || isTerminal(record.status)) return;
+    if (this.store.shared) {
+      // Another process may have cancelled it (the record is the truth): then it stays cancelled.
+      const stored = await this.store.get(record.taskId);
+      if (this.live.get(record.taskId) !== live) return;
+      if (!stored || isTerminal(stored.status)) {
+        if (stored) Object.assign(record, stored);
+        this.finish(live);
+        return;
+      }
+    }
     delete record.inputRequests;
     if ('error' in outcome) {
       record.status = 'failed';
@@ -284,7 +298,7 @@ export class TaskEngine {
     record.statusMessage = message;
     record.lastUpdatedAt = Date.now();
     if (live) {
-      live.ctx?._abort(new RequestAbortedError('cancelled', message));
+      abortRequest(live.ctx, new RequestAbortedError('cancelled', message));
       this.finish(live);
     }
     await this.store.put(record);
@@ -307,7 +321,8 @@ export class TaskEngine {
   /** Resolves when the task is no longer running here (finished, cancelled, expired) or `signal` aborts. */
   whenFinished(taskId: string, signal?: AbortSignal): Promise<void> {
     const live = this.live.get(taskId);
-    if (!live || signal?.aborted) return Promise.resolve();
+    if (signal?.aborted) return Promise.resolve();
+    if (!live) return this.store.shared ? this.whenFinishedElsewhere(taskId, signal) : Promise.resolve();
     return new Promise((resolve) => {
       const wake = () => {
         live.waiters.delete(wake);
@@ -319,10 +334,31 @@ export class TaskEngine {
     });
   }
 
+  /**
+   * A task of a shared store running in another process (a scaled-out server): its record is watched until it
+   * finishes, disappears, or `signal` aborts.
+   */
+  private async whenFinishedElsewhere(taskId: string, signal?: AbortSignal): Promise<void> {
+    const intervalMs = Math.min(this.settings.pollIntervalMs, SHARED_POLL_MS);
+    while (!signal?.aborted) {
+      const stored = await this.store.get(taskId);
+      if (!stored || isTerminal(stored.status) || this.live.has(taskId)) return;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', done);
+          resolve();
+        };
+        const timer = setTimeout(done, intervalMs);
+        signal?.addEventListener('abort', done, { once: true });
+      });
+    }
+  }
+
   /** Stops every running task and, for the default store, drops every task. */
   close(): void {
     for (const live of [...this.live.values()]) {
-      live.ctx?._abort(new RequestAbortedError('closed', 'The server is closing'));
+      abortRequest(live.ctx, new RequestAbortedError('closed', 'The server is closing'));
       this.finish(live);
     }
     if (this.ownsStore) this.store.close?.();
@@ -443,14 +479,14 @@ export class TaskEngine {
     try {
       if (record.dialect === 'experimental') {
         if (session?.initialized) {
-          session.notify('notifications/tasks/status', experimentalTask(record) as unknown as JsonObject);
+          session.notify('notifications/tasks/status', experimentalTask(record));
         }
         return;
       }
       let json: JsonObject | undefined;
       for (const listener of this.deps.listeners()) {
         if (!listener.filter.taskIds?.includes(record.taskId)) continue;
-        json ??= detailedTask(record) as unknown as JsonObject;
+        json ??= detailedTask(record);
         listener.outbox.send(taggedNotification('notifications/tasks', listener.id, json));
       }
     } catch (error) {
@@ -485,7 +521,7 @@ export class TaskEngine {
   private evicted(taskId: string): void {
     const live = this.live.get(taskId);
     if (!live) return;
-    live.ctx?._abort(new RequestAbortedError('cancelled', 'The task expired'));
+    abortRequest(live.ctx, new RequestAbortedError('cancelled', 'The task expired'));
     this.finish(live);
   }
 
@@ -494,9 +530,11 @@ export class TaskEngine {
     if (this.boundSessions.has(session)) return;
     this.boundSessions.add(session);
     session.onClose(() => {
+      // Only this process's copy of a shared session went: the session and its tasks live on elsewhere.
+      if (session.detached) return;
       for (const live of [...this.live.values()]) {
         if (live.session !== session) continue;
-        live.ctx?._abort(new RequestAbortedError('closed', 'The session ended'));
+        abortRequest(live.ctx, new RequestAbortedError('closed', 'The session ended'));
         this.finish(live);
       }
       this.store.deleteOwner(owner).catch((error: unknown) => this.deps.report(error, 'tasks'));

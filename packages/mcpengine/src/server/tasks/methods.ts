@@ -12,6 +12,7 @@ import type { TaskEngine } from './engine.js';
 import { declaresTasksExtension, taskOwner, tasksExtensionRequired } from './tool-call.js';
 import { isTerminal, TASKS_EXTENSION, type TaskRecord } from './types.js';
 import { detailedTask, experimentalTask, taskPayload } from './wire.js';
+import { isRequestAborted } from '../context.js';
 
 function requireTasks(call: Call): void {
   if (!call.revision.tasks) throw ProtocolError.methodNotFound(call.method);
@@ -31,9 +32,7 @@ async function findTask(engine: TaskEngine, call: Call): Promise<TaskRecord> {
 }
 
 function wireTask(task: TaskRecord): JsonObject {
-  return (task.dialect === 'experimental'
-    ? experimentalTask(task)
-    : detailedTask(task)) as unknown as JsonObject;
+  return task.dialect === 'experimental' ? experimentalTask(task) : detailedTask(task);
 }
 
 async function getTask(engine: TaskEngine, call: Call): Promise<Outcome> {
@@ -51,7 +50,7 @@ async function taskResult(engine: TaskEngine, call: Call): Promise<Outcome> {
     } finally {
       detach?.();
     }
-    if (call.ctx._isAborted) return null;
+    if (isRequestAborted(call.ctx)) return null;
     task = await engine.find(task.taskId, taskOwner(call));
     if (!isTerminal(task.status)) throw ProtocolError.internal('The task is not running on this server');
   }

@@ -44,6 +44,11 @@ export interface TaskStore {
   onEvict?: ((taskId: string) => void) | undefined;
   /** Stops timers and drops everything. */
   close?(): void;
+  /**
+   * The store is shared by several processes (a scaled-out server): `tasks/result` then watches tasks running
+   * elsewhere, and a task finishing here first checks whether another process cancelled it.
+   */
+  readonly shared?: boolean;
 }
 
 export interface MemoryTaskStoreOptions {

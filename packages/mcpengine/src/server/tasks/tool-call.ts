@@ -29,6 +29,7 @@ import { TaskLimitError } from './store.js';
 import { TaskIO } from './task-io.js';
 import { TASKS_EXTENSION } from './types.js';
 import { createTaskResult } from './wire.js';
+import { isRequestAborted } from '../context.js';
 
 /** The client declared the tasks extension on this request. */
 export function declaresTasksExtension(capabilities: ClientCapabilities): boolean {
@@ -131,8 +132,7 @@ export async function callToolAsTask(
   let args: unknown;
   try {
     const checked = await validateToolArguments(tool, call.params, call.revision);
-    if (!checked.ok)
-      prepared = { kind: 'answer', outcome: { result: checked.result as unknown as JsonObject } };
+    if (!checked.ok) prepared = { kind: 'answer', outcome: { result: checked.result } };
     else {
       args = checked.args;
       prepared = await prepare(tool, checked.args, call);
@@ -188,8 +188,8 @@ async function prepare(tool: CompiledTool, args: unknown, call: Call): Promise<P
   try {
     returned = await hook(args as never, call.ctx);
   } catch (error) {
-    if (error instanceof ProtocolError || call.ctx._isAborted) throw error;
-    return { kind: 'answer', outcome: { result: toolErrorResult(error) as unknown as JsonObject } };
+    if (error instanceof ProtocolError || isRequestAborted(call.ctx)) throw error;
+    return { kind: 'answer', outcome: { result: toolErrorResult(error) } };
   }
   if (returned === undefined) return { kind: 'task' };
   if (isInputRequired(returned)) {
@@ -199,7 +199,7 @@ async function prepare(tool: CompiledTool, args: unknown, call: Call): Promise<P
     );
   }
   const result = await finishToolResult(tool, returned, call.revision);
-  return { kind: 'answer', outcome: { result: result as unknown as JsonObject } };
+  return { kind: 'answer', outcome: { result: result } };
 }
 
 /** The handler's context inside the task: its own signal (cancellation), era plumbing from `TaskIO`. */
@@ -232,11 +232,11 @@ async function runHandler(
     returned = await tool.handler(args, ctx);
   } catch (error) {
     if (error instanceof ProtocolError) throw error;
-    return { result: toolErrorResult(error) as unknown as JsonObject };
+    return { result: toolErrorResult(error) };
   }
   if (isInputRequired(returned)) {
     throw ProtocolError.internal('A task cannot answer input_required: ask with ctx.elicit() and friends');
   }
   const result: CallToolResult = await finishToolResult(tool, returned, call.revision);
-  return { result: result as unknown as JsonObject };
+  return { result: result };
 }

@@ -4,7 +4,7 @@
  * `resultType: "task"` result and inlines input requests, results and errors in `tasks/get`.
  */
 import { MetaKey } from '../../protocol/meta.js';
-import type { DetailedTask, JsonObject, ServerCapabilities, Task } from '../../protocol/types.js';
+import type { DetailedTask, JsonObject, Result, ServerCapabilities, Task } from '../../protocol/types.js';
 import { TASKS_EXTENSION, type TaskRecord } from './types.js';
 
 function iso(ms: number): string {
@@ -12,8 +12,8 @@ function iso(ms: number): string {
 }
 
 /** 2025-11-25 `Task`: `tasks/get`, `tasks/list`, `tasks/cancel`, `notifications/tasks/status`. */
-export function experimentalTask(task: TaskRecord): Task {
-  const wire: Task = {
+export function experimentalTask(task: TaskRecord): Task & Result {
+  const wire: Task & Result = {
     taskId: task.taskId,
     status: task.status,
     createdAt: iso(task.createdAt),
@@ -26,8 +26,8 @@ export function experimentalTask(task: TaskRecord): Task {
 }
 
 /** The extension's base `Task` fields: what `CreateTaskResult` carries. */
-function extensionTask(task: TaskRecord): DetailedTask {
-  const wire: DetailedTask = {
+function extensionTask(task: TaskRecord): DetailedTask & Result {
+  const wire: DetailedTask & Result = {
     taskId: task.taskId,
     status: task.status,
     createdAt: iso(task.createdAt),
@@ -40,7 +40,7 @@ function extensionTask(task: TaskRecord): DetailedTask {
 }
 
 /** The extension's `DetailedTask`: `tasks/get` and `notifications/tasks`. Never a `requestState`. */
-export function detailedTask(task: TaskRecord): DetailedTask {
+export function detailedTask(task: TaskRecord): DetailedTask & Result {
   const wire = extensionTask(task);
   if (task.status === 'input_required') wire.inputRequests = { ...task.inputRequests };
   else if (task.status === 'completed' && task.result) wire.result = task.result;
@@ -50,8 +50,8 @@ export function detailedTask(task: TaskRecord): DetailedTask {
 
 /** The answer to the request that created the task. */
 export function createTaskResult(task: TaskRecord): JsonObject {
-  if (task.dialect === 'experimental') return { task: experimentalTask(task) } as unknown as JsonObject;
-  return { resultType: 'task', ...extensionTask(task) } as unknown as JsonObject;
+  if (task.dialect === 'experimental') return { task: experimentalTask(task) };
+  return { resultType: 'task', ...extensionTask(task) };
 }
 
 /** 2025-11-25 `tasks/result`: the request's own result, tied to its task. */

@@ -22,17 +22,10 @@ export type {
   HttpClientLogger,
   HttpClientOptions,
 } from './client-fetch.js';
-export {
-  checkToolHeaders,
-  standardHeaders,
-  toolParamHeaders,
-  type ToolHeaderCheck,
-} from './client-headers.js';
+export { checkToolHeaders, type ToolHeaderCheck } from './client-headers.js';
 export { SseClientTransport, type SseClientTransportOptions } from './client-sse.js';
 export {
-  reconnectDelay,
   StreamableHttpClientTransport,
   type ReconnectOptions,
   type StreamableHttpClientTransportOptions,
 } from './client-streamable.js';
-export { SseParser, type SseEvent, type SseParserOptions } from './sse-parser.js';

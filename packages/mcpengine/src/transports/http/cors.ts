@@ -5,7 +5,7 @@
  * against DNS rebinding still runs first on every request, preflights included: an Origin must be accepted by
  * that check and listed here.
  */
-import { jsonReplyOf, NodeJsonResponse } from './node-reply.js';
+import { jsonReplyOf, LightJsonResponse } from './json-reply.js';
 
 export interface CorsOptions {
   /** Exact origins (`https://inspector.example.com`) whose pages may call the server. */
@@ -72,7 +72,7 @@ export class CorsPolicy {
     };
     const reply = jsonReplyOf(response);
     if (reply !== undefined) {
-      return new NodeJsonResponse(
+      return new LightJsonResponse(
         reply.json,
         reply.status,
         { ...reply.headers, ...extra },

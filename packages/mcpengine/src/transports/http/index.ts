@@ -23,6 +23,7 @@ export {
   type StoredEvent,
 } from './event-store.js';
 export { LOOPBACK_HOSTS } from './security.js';
+export type { MessageBus, SharedSessionRecord, SharedSessionStore, SharedState } from './shared.js';
 export type { CorsOptions } from './cors.js';
 
 // Client side (client-*.ts) exports follow.

@@ -1,7 +1,8 @@
 import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bodyCollector, NodeRequest, onRequestAbort } from './node-request.js';
+import { NodeRequest } from './node-request.js';
+import { bodyCollector, onRequestAbort } from './server-request.js';
 
 /** Sends one request to a throwaway server and hands the IncomingMessage to `use` (the response waits for it). */
 async function withIncoming(
@@ -96,7 +97,7 @@ describe('NodeRequest', () => {
       expect(req.destroyed).toBe(false);
       expect(req.complete).toBe(false);
       // The body can be taken once only.
-      expect(NodeRequest.takeBody(request as unknown as NodeRequest)).toBeUndefined();
+      expect((request as unknown as NodeRequest).takeBody()).toBeUndefined();
       req.resume();
     });
   });

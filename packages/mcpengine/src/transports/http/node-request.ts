@@ -7,42 +7,24 @@
  * is a `Request` (`instanceof` holds, and every member works): it answers `method`, `url`, `headers.get/has`
  * and `signal` itself, and builds the real `Request` — exactly the one the adapter used to build — only when
  * something asks for anything else (an `authenticate` hook calling `request.json()`, say), then delegates to
- * it. The engine's own handler reads the body through `bodyCollector`, straight from the Node stream, and
- * routes on `pathname` without parsing the URL.
+ * it. It also carries the handler's request seam (server-request.ts): the handler reads the body straight from
+ * the Node stream and routes on `pathname` without parsing the URL. The dependency goes one way: this adapter
+ * imports the seam; the web-standard handler never imports this module.
  */
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-
-/** How reading a whole request body ended. */
-export type BodyOutcome =
-  | { readonly kind: 'body'; readonly bytes: Uint8Array }
-  /** More than the limit arrived; the rest is left unread. */
-  | { readonly kind: 'too-large' }
-  /** The client went away mid-body, or the stream failed. */
-  | { readonly kind: 'failed' }
-  /** `cancel()` was called first. */
-  | { readonly kind: 'cancelled' };
-
-/** Reads a request body whole, up to a limit. `cancel()` stops reading and settles `collect` as cancelled. */
-export interface BodyCollector {
-  collect(limit: number): Promise<BodyOutcome>;
-  cancel(): void;
-}
-
-const TOO_LARGE: BodyOutcome = Object.freeze({ kind: 'too-large' });
-const FAILED: BodyOutcome = Object.freeze({ kind: 'failed' });
-const CANCELLED: BodyOutcome = Object.freeze({ kind: 'cancelled' });
-
-function concatenated(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
-}
+import {
+  CANCELLED,
+  concatenated,
+  delegateTo,
+  FAILED,
+  HEADER_OCCURRENCES,
+  REQUEST_SEAM,
+  TOO_LARGE,
+  type BodyCollector,
+  type BodyOutcome,
+  type RequestSeam,
+} from './server-request.js';
 
 /**
  * The body read straight from the Node stream: one promise for the whole body, settled from the stream's events
@@ -99,67 +81,6 @@ class NodeBodyCollector implements BodyCollector {
     if (this.#finish !== undefined) this.#finish(CANCELLED);
     else this.#settled = true;
   }
-}
-
-/** A web body stream read whole, up to a limit. */
-class WebBodyCollector implements BodyCollector {
-  readonly #body: ReadableStream<Uint8Array>;
-  #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  #cancelled = false;
-
-  constructor(body: ReadableStream<Uint8Array>) {
-    this.#body = body;
-  }
-
-  async collect(limit: number): Promise<BodyOutcome> {
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    try {
-      // Throws when the body is already being read (or was read) by someone else.
-      const reader = (this.#reader = this.#body.getReader());
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (this.#cancelled) return CANCELLED;
-        if (done) return { kind: 'body', bytes: concatenated(chunks, size) };
-        size += value.byteLength;
-        if (size > limit) {
-          void reader.cancel().catch(() => {});
-          return TOO_LARGE;
-        }
-        chunks.push(value);
-      }
-    } catch {
-      return this.#cancelled ? CANCELLED : FAILED;
-    }
-  }
-
-  cancel(): void {
-    this.#cancelled = true;
-    void this.#reader?.cancel().catch(() => {});
-  }
-}
-
-/**
- * A collector for the body of `request`, or `null` when it has none. Behind `toNodeHandler` the body is read
- * straight from the Node stream (unless the real `Request`, and so the body, exists already).
- */
-export function bodyCollector(request: Request): BodyCollector | null {
-  if (request instanceof NodeRequest) {
-    const collector = NodeRequest.takeBody(request);
-    if (collector !== undefined) return collector;
-  }
-  const body = request.body;
-  return body === null ? null : new WebBodyCollector(body);
-}
-
-/** The request's URL as a `URL` (parsed once for a request that came through `toNodeHandler`). */
-export function requestUrl(request: Request): URL {
-  return request instanceof NodeRequest ? NodeRequest.parsedUrl(request) : new URL(request.url);
-}
-
-/** The URL's path of a request that came through `toNodeHandler`, known without parsing; undefined otherwise. */
-export function requestPathname(request: Request): string | undefined {
-  return request instanceof NodeRequest ? request.pathname : undefined;
 }
 
 /** The URL of a Node request: its target resolved against its `Host` (may throw on a malformed one). */
@@ -232,9 +153,9 @@ class NodeHeaders {
   }
 
   /** How many times a header occurs in the request as sent (`get` joins repeated ones). */
-  static occurrences(headers: NodeHeaders, name: string): number {
+  [HEADER_OCCURRENCES](name: string): number {
     const lower = lowerCased(name);
-    const raw = headers.#raw;
+    const raw = this.#raw;
     let count = 0;
     for (let i = 0; i + 1 < raw.length; i += 2) if (isHeaderName(raw[i]!, lower)) count++;
     return count;
@@ -252,7 +173,7 @@ class NodeHeaders {
   }
 }
 
-export class NodeRequest {
+export class NodeRequest implements RequestSeam {
   readonly method: string;
   readonly headers: Headers;
   /** The URL's path, which is all that routing needs: the whole `URL` is parsed only when asked for. */
@@ -283,13 +204,18 @@ export class NodeRequest {
     this.#hasBody = this.method !== 'GET' && this.method !== 'HEAD';
   }
 
+  /** This request's seam for the handler (server-request.ts): the request itself. */
+  get [REQUEST_SEAM](): RequestSeam {
+    return this;
+  }
+
   get url(): string {
-    return NodeRequest.parsedUrl(this).href;
+    return this.parsedUrl().href;
   }
 
   /** The request's URL: the request target resolved against its Host, as the adapter validated it. */
-  static parsedUrl(request: NodeRequest): URL {
-    return (request.#url ??= nodeRequestUrl(request.#req));
+  parsedUrl(): URL {
+    return (this.#url ??= nodeRequestUrl(this.#req));
   }
 
   /** Aborted when the client goes away before the response is complete. */
@@ -312,25 +238,25 @@ export class NodeRequest {
   }
 
   /** Calls `listener` once the request is aborted (at once if it already is). */
-  static onAbort(request: NodeRequest, listener: () => void): void {
-    if (request.#aborted) listener();
-    else (request.#onAbort ??= []).push(listener);
+  onAbort(listener: () => void): void {
+    if (this.#aborted) listener();
+    else (this.#onAbort ??= []).push(listener);
   }
 
   /**
    * The body read straight from the Node stream, once: `null` without a body, `undefined` when the real
    * `Request` (and so the body) exists already or the body was taken.
    */
-  static takeBody(request: NodeRequest): BodyCollector | null | undefined {
-    if (!request.#hasBody) return null;
-    if (request.#real !== undefined || request.#bodyTaken) return undefined;
-    request.#bodyTaken = true;
-    return new NodeBodyCollector(request.#req);
+  takeBody(): BodyCollector | null | undefined {
+    if (!this.#hasBody) return null;
+    if (this.#real !== undefined || this.#bodyTaken) return undefined;
+    this.#bodyTaken = true;
+    return new NodeBodyCollector(this.#req);
   }
 
   /** The address of the client (of the last proxy, behind one). */
-  static peer(request: NodeRequest): string | undefined {
-    return request.#req.socket?.remoteAddress;
+  peer(): string | undefined {
+    return this.#req.socket?.remoteAddress;
   }
 
   /** The real `Request`: what the adapter built before this class existed. */
@@ -348,71 +274,6 @@ export class NodeRequest {
     }
     return request.#real;
   }
-}
-
-/**
- * Makes `target` (the prototype of a light stand-in) answer every member of `proto` it does not define itself
- * by delegating to the real object `real(self)` returns; `instanceof` the real class then holds too.
- */
-export function delegateTo<T extends object>(
-  target: object,
-  proto: T,
-  own: ReadonlySet<PropertyKey>,
-  real: (self: never) => T,
-): void {
-  for (const key of Reflect.ownKeys(proto)) {
-    if (key === 'constructor' || own.has(key)) continue;
-    const descriptor = Object.getOwnPropertyDescriptor(proto, key)!;
-    if (descriptor.get) {
-      Object.defineProperty(target, key, {
-        configurable: true,
-        enumerable: descriptor.enumerable ?? false,
-        get(this: never) {
-          return Reflect.get(proto, key, real(this));
-        },
-      });
-    } else if (typeof descriptor.value === 'function') {
-      const method = descriptor.value as (...args: unknown[]) => unknown;
-      Object.defineProperty(target, key, {
-        configurable: true,
-        writable: true,
-        enumerable: descriptor.enumerable ?? false,
-        value(this: never, ...args: unknown[]) {
-          return method.apply(real(this), args);
-        },
-      });
-    }
-  }
-  Object.setPrototypeOf(target, proto);
-}
-
-/** Calls `listener` once `request` is aborted (the client went away), without an `AbortSignal` when it can. */
-export function onRequestAbort(request: Request, listener: () => void): void {
-  if (request instanceof NodeRequest) {
-    NodeRequest.onAbort(request, listener);
-    return;
-  }
-  const signal = request.signal;
-  if (signal.aborted) listener();
-  else signal.addEventListener('abort', listener, { once: true });
-}
-
-/**
- * How many times a header was sent, when that is known: for requests from `toNodeHandler` (Node keeps the raw
- * header list). A web-standard `Headers` has already joined repeated headers into one value: undefined.
- */
-export function headerOccurrences(headers: Headers, name: string): number | undefined {
-  return headers instanceof NodeHeaders ? NodeHeaders.occurrences(headers, name) : undefined;
-}
-
-/** The client's address, when the request came through `toNodeHandler`. */
-export function peerAddress(request: Request): string | undefined {
-  return request instanceof NodeRequest ? NodeRequest.peer(request) : undefined;
-}
-
-/** Whether `request` was built by `toNodeHandler` (its answers can then be light, see node-reply.ts). */
-export function cameThroughNode(request: Request): boolean {
-  return request instanceof NodeRequest;
 }
 
 delegateTo(

@@ -1,3 +1,4 @@
+import { coreOf } from '../../internal/server.js';
 import { request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -343,10 +344,10 @@ describe('bad input over the wire', () => {
       { signal: controller.signal },
     );
     expect((await listen.sse!.message()).method).toBe('notifications/subscriptions/acknowledged');
-    expect(server.core.broadcaster.listeners.size).toBe(1);
+    expect(coreOf(server).broadcaster.listeners.size).toBe(1);
     controller.abort();
     await eventually(
-      () => server.core.broadcaster.listeners.size === 0 && serving.handler.stats().streams === 0,
+      () => coreOf(server).broadcaster.listeners.size === 0 && serving.handler.stats().streams === 0,
       2_000,
       'the subscription to end',
     );

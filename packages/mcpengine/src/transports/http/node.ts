@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { McpServer } from '../../server/server.js';
 import { closedSignal, type Serving } from '../../server/serving.js';
-import { jsonReplyOf } from './node-reply.js';
+import { jsonReplyOf } from './json-reply.js';
 import { NodeRequest, nodeRequestUrl, rawHost } from './node-request.js';
 import { answerOf, createMcpHttpHandler, type McpHttpHandler } from './server-handler.js';
 import type { McpHttpHandlerOptions } from './server-options.js';
@@ -115,7 +115,7 @@ function serve(
 function write(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> | undefined {
   const reply = jsonReplyOf(response);
   if (reply !== undefined) {
-    // A light JSON answer (node-reply.ts): its text goes out as is, with its length; a large cached result in
+    // A light JSON answer (json-reply.ts): its text goes out as is, with its length; a large cached result in
     // its pre-encoded pieces, so that it is neither copied into one string nor encoded again.
     const parts = reply.parts;
     let length = 0;

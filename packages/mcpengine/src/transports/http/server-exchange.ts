@@ -11,8 +11,8 @@ import type { ResponseOut } from '../../server/core.js';
 import type { Outbox } from '../../rpc/outbox.js';
 import type { ResponseStream } from './session-stream.js';
 import { SSE_HEADERS, type SseConnection } from './sse-writer.js';
-import { jsonAnswer } from './node-reply.js';
-import { onRequestAbort } from './node-request.js';
+import { jsonAnswer } from './json-reply.js';
+import { onRequestAbort } from './server-request.js';
 
 const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json' });
 
@@ -31,8 +31,8 @@ export interface ExchangeOptions {
   readonly retryMs: number;
   /** Switch to SSE after this long without an answer; Infinity never does. */
   readonly streamAfterMs: number;
-  /** The request came through `toNodeHandler`: a JSON answer can skip the web `Response` (node-reply.ts). */
-  readonly viaNode: boolean;
+  /** The request came through an adapter: a JSON answer can skip the web `Response` (json-reply.ts). */
+  readonly lightReply: boolean;
   /** The HTTP status of a JSON answer, from its error code. */
   statusOf(errorCode: number | undefined): number;
   /** The client went away (connection closed or aborted) before everything was sent. */
@@ -142,10 +142,15 @@ export class Exchange {
       // Every request was cancelled: nothing to answer.
       response = new Response(null, { status: 202 });
     } else if (this.options.batch) {
-      response = jsonAnswer(`[${out.map((o) => o.json).join(',')}]`, 200, JSON_HEADERS, this.options.viaNode);
+      response = jsonAnswer(
+        `[${out.map((o) => o.json).join(',')}]`,
+        200,
+        JSON_HEADERS,
+        this.options.lightReply,
+      );
     } else {
       const status = this.options.statusOf(out[0]!.errorCode);
-      response = jsonAnswer(out[0]!.json, status, JSON_HEADERS, this.options.viaNode, out[0]!.parts);
+      response = jsonAnswer(out[0]!.json, status, JSON_HEADERS, this.options.lightReply, out[0]!.parts);
     }
     this.resolve(response);
     this.closed();

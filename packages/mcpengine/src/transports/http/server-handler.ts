@@ -13,17 +13,18 @@ import { declaresModernMeta } from '../../protocol/meta.js';
 import { isRevision, REVISION_SPECS } from '../../protocol/revisions.js';
 import type { AuthInfo } from '../../server/context.js';
 import type { ServerCore } from '../../server/core.js';
-import { principalOf } from '../../server/principal.js';
+import { coreOf, principalOf } from '../../internal/server.js';
 import type { McpServer } from '../../server/server.js';
 import type { HttpContext } from './server-context.js';
 import { LegacyEndpoint, SESSION_HEADER } from './server-legacy.js';
+import type { HttpSession } from './session-store.js';
 import { ModernEndpoint } from './server-modern.js';
 import { resolveOptions, type McpHttpHandlerOptions, type ResolvedOptions } from './server-options.js';
 import { emptyResponse, errorResponse, TRANSPORT_ERROR } from './server-responses.js';
 import { HttpSseEndpoint } from './server-sse.js';
 import { quotaKey, SessionQuota } from './session-quota.js';
 import { Deadlines } from './deadlines.js';
-import { bodyCollector, requestPathname, requestUrl } from './node-request.js';
+import { bodyCollector, requestPathname, requestUrl } from './server-request.js';
 import { accepts, isJsonContentType } from './security.js';
 import { SseConnection } from './sse-writer.js';
 
@@ -49,6 +50,16 @@ export interface McpHttpHandler {
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
+/** Serves a request with its session, or answers the refusal; synchronous when the lookup is (in process). */
+function withSession(
+  found: HttpSession | Response | Promise<HttpSession | Response>,
+  use: (session: HttpSession) => Response | Promise<Response>,
+): Response | Promise<Response> {
+  if (found instanceof Promise)
+    return found.then((session) => (session instanceof Response ? session : use(session)));
+  return found instanceof Response ? found : use(found);
+}
+
 class HttpServerState implements HttpContext {
   readonly core: ServerCore;
   readonly options: ResolvedOptions;
@@ -67,10 +78,10 @@ class HttpServerState implements HttpContext {
     readonly server: McpServer,
     options: McpHttpHandlerOptions,
   ) {
-    this.core = server.core;
+    this.core = coreOf(server);
     this.options = resolveOptions(options);
     this.quota = new SessionQuota(this.options.maxPerPrincipal);
-    this.report = options.onError ?? ((error, where) => server.core.settings.report(error, `http ${where}`));
+    this.report = options.onError ?? ((error, where) => this.core.settings.report(error, `http ${where}`));
     this.modern = new ModernEndpoint(this);
     this.legacy = new LegacyEndpoint(this, () => this.sse?.size ?? 0);
     this.sse =
@@ -274,9 +285,9 @@ class HttpServerState implements HttpContext {
         if (request.method === 'GET' && !accepts(request.headers.get('accept'), 'text/event-stream')) {
           return this.notAcceptable('text/event-stream');
         }
-        const session = this.legacy.session(request, principal, undefined);
-        if (session instanceof Response) return session;
-        return request.method === 'GET' ? this.legacy.get(request, session) : this.legacy.delete(session);
+        return withSession(this.legacy.session(request, principal, undefined), (session) =>
+          request.method === 'GET' ? this.legacy.get(request, session) : this.legacy.delete(session),
+        );
       }
       default:
         return emptyResponse(405, { allow: 'GET, POST, DELETE' });
@@ -313,11 +324,11 @@ class HttpServerState implements HttpContext {
           message: 'Invalid Request: batches exist only within a 2025-03-26 session',
         });
       }
-      const session = this.legacy.session(request, principal, null);
-      if (session instanceof Response) return session;
-      const refused = this.refuse(parsed.items, auth);
-      if (refused) return refused;
-      return this.legacy.post(request, session, parsed.items, true, auth);
+      return withSession(this.legacy.session(request, principal, null), (session) => {
+        const refused = this.refuse(parsed.items, auth);
+        if (refused) return refused;
+        return this.legacy.post(request, session, parsed.items, true, auth);
+      });
     }
 
     const item = parsed;
@@ -338,13 +349,10 @@ class HttpServerState implements HttpContext {
       const key = quotaKey(principal, this.options.peerOf(request));
       return this.legacy.initialize(item.message, principal, key, hasSession);
     }
-    const session = this.legacy.session(
-      request,
-      principal,
-      item.kind === 'request' ? item.message.id : undefined,
+    return withSession(
+      this.legacy.session(request, principal, item.kind === 'request' ? item.message.id : undefined),
+      (session) => this.legacy.post(request, session, [item], false, auth),
     );
-    if (session instanceof Response) return session;
-    return this.legacy.post(request, session, [item], false, auth);
   }
 
   /** The `authorize` hook's refusal of the first request it refuses, if any. */

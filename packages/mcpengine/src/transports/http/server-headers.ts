@@ -11,7 +11,7 @@ import { ErrorCode, ProtocolError } from '../../protocol/errors.js';
 import type { JsonRpcRequest } from '../../protocol/jsonrpc.js';
 import { decodeHeaderValue, headerMatchesValue, headerParamValue } from '../../protocol/param-headers.js';
 import type { ServerDefinition } from '../../server/definition.js';
-import { headerOccurrences } from './node-request.js';
+import { headerOccurrences } from './server-request.js';
 
 /** Where `Mcp-Name` comes from, per method. */
 function nameSource(method: string): 'name' | 'uri' | 'taskId' | undefined {

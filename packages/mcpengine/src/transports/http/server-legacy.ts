@@ -14,7 +14,7 @@ import type { RequestId } from '../../protocol/types.js';
 import type { AuthInfo, RequestTransport } from '../../server/context.js';
 import type { ResponseOut } from '../../server/core.js';
 import type { HttpContext } from './server-context.js';
-import { cameThroughNode } from './node-request.js';
+import { cameThroughAdapter } from './server-request.js';
 import { Exchange } from './server-exchange.js';
 import {
   emptyResponse,
@@ -25,6 +25,7 @@ import {
   TRANSPORT_ERROR,
 } from './server-responses.js';
 import { HttpSession, SessionRegistry } from './session-store.js';
+import { SharedSessions } from './shared-sessions.js';
 import { parseEventId, ResponseStream } from './session-stream.js';
 import { SSE_HEADERS } from './sse-writer.js';
 
@@ -35,12 +36,17 @@ const NEVER_USED_GRACE_MS = 1_000;
 
 export class LegacyEndpoint {
   readonly sessions = new SessionRegistry();
+  /** Set when this process is one node of several (`shared` option). */
+  private readonly shared: SharedSessions | undefined;
 
   constructor(
     private readonly http: HttpContext,
     /** Sessions of other transports (HTTP+SSE) that count towards the same limit. */
     private readonly otherSessions: () => number,
-  ) {}
+  ) {
+    const shared = http.options.shared;
+    this.shared = shared ? new SharedSessions(http, this.sessions, shared) : undefined;
+  }
 
   /**
    * `initialize`: a new session, answered with its id. When the table (503) or the caller's quota (429) is
@@ -51,7 +57,7 @@ export class LegacyEndpoint {
     principal: string,
     quotaKey: string,
     hasSessionHeader: boolean,
-  ): Response {
+  ): Response | Promise<Response> {
     const { core, options, quota } = this.http;
     if (hasSessionHeader) {
       return errorResponse(400, message.id, {
@@ -84,9 +90,11 @@ export class LegacyEndpoint {
       }
     }
     const holder: { session?: HttpSession } = {};
-    const { session: legacy, response } = core.openLegacySession(message, {
-      send: (text) => holder.session?.sendUnrelated(text) ?? false,
-    });
+    const shared = this.shared;
+    const { session: legacy, response } = core.openLegacySession(
+      message,
+      shared ? shared.outbox(holder) : { send: (text) => holder.session?.sendUnrelated(text) ?? false },
+    );
     if (!legacy) return jsonResponse(legacyStatus(response.errorCode), response.json);
     const session = new HttpSession(
       legacy,
@@ -95,17 +103,31 @@ export class LegacyEndpoint {
       this.http.report,
       quotaKey,
       quota.acquire(quotaKey),
+      shared?.sessionShared(legacy.id),
     );
     holder.session = session;
     this.sessions.add(session);
-    return jsonResponse(200, response.json, { [SESSION_HEADER]: session.id });
+    if (!shared) return jsonResponse(200, response.json, { [SESSION_HEADER]: session.id });
+    // Only on the node holding the client's standalone stream, where they can be delivered.
+    legacy.receivesBroadcasts = () => session.hasStandalone;
+    return shared.opened(session).then(
+      () => jsonResponse(200, response.json, { [SESSION_HEADER]: session.id }),
+      (error: unknown) => {
+        session.close('session store unavailable', 'here');
+        return shared.unavailable(message.id, error);
+      },
+    );
   }
 
   /**
    * The session a request names, or the response refusing it: 400 without a session id or with an invalid
    * `MCP-Protocol-Version`, 404 for an unknown, expired or foreign session.
    */
-  session(request: Request, principal: string, id: RequestId | null | undefined): HttpSession | Response {
+  session(
+    request: Request,
+    principal: string,
+    id: RequestId | null | undefined,
+  ): HttpSession | Response | Promise<HttpSession | Response> {
     const header = request.headers.get(SESSION_HEADER);
     if (header === null) {
       return errorResponse(400, id, {
@@ -113,11 +135,25 @@ export class LegacyEndpoint {
         message: 'Bad Request: the Mcp-Session-Id header is required (send initialize first)',
       });
     }
+    if (this.shared) {
+      return this.shared
+        .load(header.trim(), principal, id)
+        .then((session) => (session instanceof Response ? session : this.checkVersion(request, session, id)));
+    }
     const session = this.sessions.get(header.trim());
     // A session opened by another principal is reported as unknown: ids must not be probeable.
     if (!session || session.principal !== principal) {
       return errorResponse(404, id, { code: SESSION_NOT_FOUND, message: 'Session not found' });
     }
+    return this.checkVersion(request, session, id);
+  }
+
+  /** 400 when the request's `MCP-Protocol-Version` is not the session's. */
+  private checkVersion(
+    request: Request,
+    session: HttpSession,
+    id: RequestId | null | undefined,
+  ): HttpSession | Response {
     const version = request.headers.get('mcp-protocol-version');
     if (version !== null) {
       const value = version.trim();
@@ -146,6 +182,45 @@ export class LegacyEndpoint {
     batch: boolean,
     auth: AuthInfo | undefined,
   ): Response | Promise<Response> {
+    const shared = this.shared;
+    if (!shared) return this.served(request, session, items, batch, auth);
+    const before = shared.stateOf(session);
+    return this.persisted(shared, session, before, this.served(request, session, items, batch, auth));
+  }
+
+  /**
+   * A shared session: state a request changed (log level, subscriptions, `initialized`) is saved before the
+   * client hears back, so that its next request, on any node, sees it. 503 when it cannot be saved.
+   */
+  private async persisted(
+    shared: SharedSessions,
+    session: HttpSession,
+    before: string,
+    answer: Response | Promise<Response>,
+  ): Promise<Response> {
+    let saved: string;
+    try {
+      saved = await shared.persistIfChanged(session, before);
+    } catch (error) {
+      return shared.unavailable(undefined, error);
+    }
+    // A failure of the engine itself rejects here and is answered 500 by the handler, as in process.
+    const response = await answer;
+    try {
+      await shared.persistIfChanged(session, saved);
+    } catch (error) {
+      return shared.unavailable(undefined, error);
+    }
+    return response;
+  }
+
+  private served(
+    request: Request,
+    session: HttpSession,
+    items: readonly InboundMessage[],
+    batch: boolean,
+    auth: AuthInfo | undefined,
+  ): Response | Promise<Response> {
     const { core, options } = this.http;
     if (batch && (!session.legacy.revision.batches || items.length === 0)) {
       const why =
@@ -168,10 +243,14 @@ export class LegacyEndpoint {
           break;
         case 'notification':
           core.handleLegacyNotification(session.legacy, item.message);
+          this.shared?.forwardNotification(session, item.message);
           break;
         case 'response':
           session.touch();
-          core.handleLegacyResponse(session.legacy, item.message);
+          // Shared: a response to a request another node sent goes to that node.
+          if (!core.handleLegacyResponse(session.legacy, item.message)) {
+            this.shared?.forwardResponse(session, item.message);
+          }
           break;
         case 'request':
           if (item.message.method === 'initialize') {
@@ -211,7 +290,7 @@ export class LegacyEndpoint {
         connect: () => this.http.connection(),
         retryMs: options.retryMs,
         streamAfterMs: options.streamAfterMs,
-        viaNode: cameThroughNode(request),
+        lightReply: cameThroughAdapter(request),
         statusOf: legacyStatus,
         // 2025-03-26 … 2025-11-25: "Disconnection SHOULD NOT be interpreted as the client cancelling its
         // request." The request keeps running; its stream stays resumable.
@@ -299,8 +378,11 @@ export class LegacyEndpoint {
     return new Response(connection.body, { status: 200, headers: SSE_HEADERS });
   }
 
-  /** DELETE: the client ends its session. */
-  delete(session: HttpSession): Response {
+  /** DELETE: the client ends its session (shared: on every node). */
+  delete(session: HttpSession): Response | Promise<Response> {
+    if (this.shared) {
+      return this.shared.delete(session).then((refusal) => refusal ?? emptyResponse(200));
+    }
     session.close('session terminated by the client');
     return emptyResponse(200);
   }

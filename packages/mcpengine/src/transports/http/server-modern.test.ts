@@ -1,3 +1,4 @@
+import { coreOf } from '../../internal/server.js';
 import { describe, expect, it } from 'vitest';
 import { addToggledTool, createTestServer } from '../../test/fixture-server.js';
 import { handlerSetup, eventually, modernMeta, MODERN_VERSION, sleep } from '../../test/http-harness.js';
@@ -407,10 +408,10 @@ describe('modern era: streams', () => {
       params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 99 } },
     });
     await eventually(() => listen.sse!.comments > 0, 2_000, 'a keep-alive comment');
-    expect(server.core.broadcaster.listeners.size).toBe(1);
+    expect(coreOf(server).broadcaster.listeners.size).toBe(1);
     await listen.sse!.cancel();
     await eventually(
-      () => server.core.broadcaster.listeners.size === 0 && handler.stats().modernInflight === 0,
+      () => coreOf(server).broadcaster.listeners.size === 0 && handler.stats().modernInflight === 0,
     );
   });
 

@@ -11,9 +11,10 @@ import type { JsonRpcRequest } from '../../protocol/jsonrpc.js';
 import { readModernMeta, unsupportedVersionError } from '../../protocol/meta.js';
 import { isRevision } from '../../protocol/revisions.js';
 import type { AuthInfo, RequestContext } from '../../server/context.js';
+import { abortRequest } from '../../internal/server.js';
 import type { ResponseOut } from '../../server/core.js';
 import type { HttpContext } from './server-context.js';
-import { cameThroughNode } from './node-request.js';
+import { cameThroughAdapter } from './server-request.js';
 import { Exchange } from './server-exchange.js';
 import { checkRequestHeaders } from './server-headers.js';
 import { errorResponse, modernStatus, TRANSPORT_ERROR } from './server-responses.js';
@@ -79,7 +80,7 @@ export class ModernEndpoint {
     const contexts = new Set<RequestContext>();
     let gone = false;
     const cancel = (ctx: RequestContext) =>
-      ctx._abort(new RequestAbortedError('cancelled', 'the client closed the response stream'));
+      abortRequest(ctx, new RequestAbortedError('cancelled', 'the client closed the response stream'));
     const exchange = new Exchange(
       {
         expected: 1,
@@ -88,7 +89,7 @@ export class ModernEndpoint {
         connect: () => this.http.connection(),
         retryMs: options.retryMs,
         streamAfterMs: options.streamAfterMs,
-        viaNode: cameThroughNode(request),
+        lightReply: cameThroughAdapter(request),
         statusOf: modernStatus,
         // Closing the response stream is the cancellation signal of this revision.
         onGone: () => {
@@ -130,6 +131,6 @@ export class ModernEndpoint {
 
   /** Shutdown: cancels what is still running. */
   abortAll(reason: string): void {
-    for (const ctx of [...this.active]) ctx._abort(new RequestAbortedError('closed', reason));
+    for (const ctx of [...this.active]) abortRequest(ctx, new RequestAbortedError('closed', reason));
   }
 }

@@ -5,8 +5,9 @@ import type { JsonObject } from '../../protocol/types.js';
 import type { AuthInfo } from '../../server/context.js';
 import { CorsPolicy, type CorsOptions } from './cors.js';
 import { MemoryEventStore, type EventStore } from './event-store.js';
-import { peerAddress } from './node-request.js';
+import { peerAddress } from './server-request.js';
 import { HostPolicy, LOOPBACK_HOSTS } from './security.js';
+import type { SharedState } from './shared.js';
 
 export interface SessionOptions {
   /** Legacy sessions (Streamable HTTP and HTTP+SSE together) open at once; beyond it `initialize` gets 503. Default 1000. */
@@ -84,6 +85,14 @@ export interface McpHttpHandlerOptions {
   standaloneStream?: boolean;
   /** Legacy era: where SSE events are kept for `Last-Event-ID` replay; `false` makes streams non-resumable. */
   eventStore?: EventStore | false;
+  /**
+   * Scale-out: serve as one of several processes behind a plain load balancer, sticky or not. Legacy sessions,
+   * resumable streams and server→client traffic go through this shared state (`@mcpengine/redis` makes one on
+   * Redis); its `events` replace `eventStore`, and the store's expiry of a session is `sessions.idleTimeoutMs`.
+   * Give the server the matching task store too (`new McpServer({ tasks: { store } })`). Default: none, every
+   * session lives in this process. See docs/scale-out.md.
+   */
+  shared?: SharedState;
   /** The `retry` hint (ms) sent with priming events and before the server closes a stream. Default 1000. */
   retryMs?: number;
   /** An SSE comment is sent on a stream quiet for this long. Default 15 s. */
@@ -116,6 +125,7 @@ export interface ResolvedOptions {
   readonly maxModernInflight: number;
   readonly standaloneStream: boolean;
   readonly eventStore: EventStore | undefined;
+  readonly shared: SharedState | undefined;
   readonly retryMs: number;
   readonly keepAliveMs: number;
   readonly streamAfterMs: number;
@@ -150,7 +160,12 @@ export function resolveOptions(options: McpHttpHandlerOptions): ResolvedOptions 
     peerOf: sessions.peerOf ?? peerAddress,
     maxModernInflight: positive('maxModernInflight', options.maxModernInflight, 1024),
     standaloneStream: options.standaloneStream ?? true,
-    eventStore: options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore()),
+    eventStore: options.shared
+      ? options.shared.events
+      : options.eventStore === false
+        ? undefined
+        : (options.eventStore ?? new MemoryEventStore()),
+    shared: options.shared,
     retryMs: positive('retryMs', options.retryMs, 1000),
     keepAliveMs: positive('keepAliveMs', options.keepAliveMs, 15_000),
     streamAfterMs: options.streamAfterMs ?? 1000,

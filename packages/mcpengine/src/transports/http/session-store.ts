@@ -9,6 +9,19 @@ import { ResponseStream } from './session-stream.js';
 /** Standalone streams kept per session (disconnected ones beyond this are dropped). */
 const MAX_STANDALONE_STREAMS = 4;
 
+/**
+ * How a session ends: `everywhere` (the client's DELETE, expiry, eviction), `here` (a scaled-out node drops its
+ * copy; the session lives on in the shared store), `remote` (another node ended it everywhere).
+ */
+export type CloseScope = 'everywhere' | 'here' | 'remote';
+
+export interface HttpSessionShared {
+  /** Stream ids start with this, so that streams of several nodes (and copies) never collide. */
+  readonly streamPrefix: string;
+  /** Called once when the session ends everywhere from this node. */
+  readonly ended: () => void;
+}
+
 export class HttpSession {
   readonly id: string;
   /**
@@ -40,8 +53,20 @@ export class HttpSession {
     readonly quotaKey = principal,
     /** Gives the session's place in that quota back. */
     private readonly release: () => void = () => {},
+    /** Set when the session is shared between nodes (see shared.ts). */
+    readonly shared?: HttpSessionShared,
   ) {
     this.id = legacy.id;
+  }
+
+  /** Whether the client opened a standalone stream here (where unrelated messages can be delivered). */
+  get hasStandalone(): boolean {
+    return this.standalones.length > 0;
+  }
+
+  private nextStreamId(): string {
+    const n = (this.nextStream++).toString(36);
+    return this.shared ? this.shared.streamPrefix + n : n;
   }
 
   /** Sends a message unrelated to any request; false when no standalone stream was ever opened. */
@@ -60,7 +85,7 @@ export class HttpSession {
 
   /** A new standalone stream for a GET; the oldest disconnected ones beyond a few are ended. */
   newStandalone(): ResponseStream {
-    const stream = new ResponseStream((this.nextStream++).toString(36), this.streamOptions());
+    const stream = new ResponseStream(this.nextStreamId(), this.streamOptions());
     this.standalones.push(stream);
     while (this.standalones.length > MAX_STANDALONE_STREAMS) {
       const index = this.standalones.findIndex((s) => !s.connected);
@@ -88,7 +113,7 @@ export class HttpSession {
 
   /** A new stream for a POST response. */
   newStream(): ResponseStream {
-    const stream = new ResponseStream((this.nextStream++).toString(36), this.streamOptions());
+    const stream = new ResponseStream(this.nextStreamId(), this.streamOptions());
     this.streams.set(stream.id, stream);
     stream.onEnd(() => this.streams.delete(stream.id));
     return stream;
@@ -96,6 +121,8 @@ export class HttpSession {
 
   /** Whether a stream id was ever issued by this session. */
   issued(streamId: string): boolean {
+    // Shared: streams of other nodes are resumable here too; the event store knows which exist.
+    if (this.shared) return true;
     const n = parseInt(streamId, 36);
     return String(n.toString(36)) === streamId && n >= 0 && n < this.nextStream;
   }
@@ -113,14 +140,22 @@ export class HttpSession {
     return this.running > 0 || this.openConnections > 0 ? 0 : now - this.lastActivity;
   }
 
-  close(reason: string): void {
+  close(reason: string, scope: CloseScope = 'everywhere'): void {
     if (this.ended) return;
     this.ended = true;
     this.release();
-    this.legacy.close(reason);
+    this.legacy.close(reason, { detach: scope === 'here' });
     for (const stream of this.standalones.splice(0)) stream.end();
     for (const stream of [...this.streams.values()]) stream.end();
     this.streams.clear();
+    if (scope !== 'everywhere') return;
+    if (this.shared) {
+      try {
+        this.shared.ended();
+      } catch (error) {
+        this.report(error, 'shared sessions');
+      }
+    }
     if (this.store) {
       try {
         this.store.dropSession(this.id);
@@ -155,8 +190,13 @@ export class SessionRegistry {
     this.sessions.set(session.id, session);
     session.legacy.onClose(() => {
       if (this.sessions.get(session.id) === session) this.sessions.delete(session.id);
-      session.close('session closed');
+      session.close('session closed', session.legacy.detached ? 'here' : 'everywhere');
     });
+  }
+
+  /** The session if this process holds it, closed or not (a shared session's copy being replaced). */
+  peek(id: string): HttpSession | undefined {
+    return this.sessions.get(id);
   }
 
   /** Closes sessions idle for longer than `idleTimeoutMs`; returns how many. */
@@ -165,7 +205,8 @@ export class SessionRegistry {
     for (const session of [...this.sessions.values()]) {
       if (session.closed || session.idleSince(now) > idleTimeoutMs) {
         this.sessions.delete(session.id);
-        session.close('session expired');
+        // A shared session's idle expiry is the store's: this node only drops its copy.
+        session.close('session expired', session.shared ? 'here' : 'everywhere');
         closed++;
       }
     }
@@ -185,12 +226,16 @@ export class SessionRegistry {
     }
     if (!victim) return false;
     this.sessions.delete(victim.id);
-    victim.close('session evicted: never used');
+    // A shared session may be in use on other nodes: only this node's copy makes room.
+    victim.close('session evicted: never used', victim.shared ? 'here' : 'everywhere');
     return true;
   }
 
   closeAll(reason: string): void {
-    for (const session of [...this.sessions.values()]) session.close(reason);
+    // A node shutting down leaves shared sessions to the other nodes.
+    for (const session of [...this.sessions.values()]) {
+      session.close(reason, session.shared ? 'here' : 'everywhere');
+    }
     this.sessions.clear();
   }
 }

@@ -7,7 +7,8 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import type { AuthInfo, McpServer, ServerConnection } from '../../server/index.js';
-import { closedSignal, type Serving } from '../../server/serving.js';
+import { closedSignal } from '../../internal/server.js';
+import type { Serving } from '../../server/serving.js';
 import { StdioServerTransport } from './server-transport.js';
 
 export interface ServeStdioOptions {

@@ -1,11 +1,11 @@
 /**
- * A JSON answer to a request that came through `toNodeHandler`. The adapter writes its text straight to the
- * socket, so the web `Response` (a body stream, a `Headers`, a body read back into bytes) is never built: that
+ * A light JSON answer, for a request that came through an adapter (today `toNodeHandler`, which writes its text
+ * straight to the socket), so the web `Response` (a body stream, a `Headers`, a body read back into bytes) is never built: that
  * machinery costs more than the MCP exchange it carries. It is still a `Response` to anyone who looks at it
  * (`instanceof` holds, every member works): anything but `status` builds the real one and delegates to it.
  */
 
-import { delegateTo } from './node-request.js';
+import { delegateTo } from './server-request.js';
 
 const JSON_REPLY = Symbol('mcpengine.jsonReply');
 
@@ -17,7 +17,7 @@ export interface JsonReply {
   readonly parts?: readonly (string | Uint8Array)[] | undefined;
 }
 
-export class NodeJsonResponse {
+export class LightJsonResponse {
   readonly status: number;
   readonly [JSON_REPLY]: JsonReply;
   #real: Response | undefined;
@@ -32,7 +32,7 @@ export class NodeJsonResponse {
     this[JSON_REPLY] = { status, headers, json, parts };
   }
 
-  static real(response: NodeJsonResponse): Response {
+  static real(response: LightJsonResponse): Response {
     const reply = response[JSON_REPLY];
     return (response.#real ??= new Response(reply.json, { status: reply.status, headers: reply.headers }));
   }
@@ -40,22 +40,22 @@ export class NodeJsonResponse {
 
 /** The JSON answer to write directly, when `response` is a light one. */
 export function jsonReplyOf(response: Response): JsonReply | undefined {
-  return response instanceof NodeJsonResponse ? response[JSON_REPLY] : undefined;
+  return response instanceof LightJsonResponse ? response[JSON_REPLY] : undefined;
 }
 
-/** A JSON `Response`: the light one for requests that came through `toNodeHandler`, a real one otherwise. */
+/** A JSON `Response`: the light one for requests that came through an adapter (`light`), a real one otherwise. */
 export function jsonAnswer(
   json: string,
   status: number,
   headers: Readonly<Record<string, string>>,
-  viaNode: boolean,
+  light: boolean,
   parts?: readonly (string | Uint8Array)[],
 ): Response {
-  return viaNode
-    ? (new NodeJsonResponse(json, status, headers, parts) as unknown as Response)
+  return light
+    ? (new LightJsonResponse(json, status, headers, parts) as unknown as Response)
     : new Response(json, { status, headers });
 }
 
-delegateTo(NodeJsonResponse.prototype, Response.prototype, new Set(['status']), (self: NodeJsonResponse) =>
-  NodeJsonResponse.real(self),
+delegateTo(LightJsonResponse.prototype, Response.prototype, new Set(['status']), (self: LightJsonResponse) =>
+  LightJsonResponse.real(self),
 );

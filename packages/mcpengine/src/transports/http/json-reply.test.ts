@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonAnswer, jsonReplyOf } from './node-reply.js';
+import { jsonAnswer, jsonReplyOf } from './json-reply.js';
 
 describe('light JSON answers (toNodeHandler)', () => {
   it('carry their text for the adapter and still behave as a Response', async () => {

@@ -1,0 +1,82 @@
+/**
+ * The sandbox listener and the `/api/apps/*` routes without a browser: a View's proxy document is served only under
+ * its id, with its CSP and `frame-ancestors`, only to its own Host name; the API needs the token and refuses
+ * foreign Origins; a View's call of a tool without `app` visibility is refused; a closed View is gone.
+ */
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startBackend, type RunningBackend } from '../backend.js';
+
+const ROOT = resolve(import.meta.dirname, '../../../../..');
+const CORPUS_APP = join(ROOT, 'packages/validator/corpus/apps/correct-app.mjs');
+const backends: RunningBackend[] = [];
+
+async function backendFor(command: string, args: string[]): Promise<RunningBackend> {
+  const backend = await startBackend({
+    target: { kind: 'stdio', command, args },
+    assetsDir: join(ROOT, 'packages/inspector/dist/ui'),
+  });
+  backends.push(backend);
+  return backend;
+}
+
+afterAll(async () => {
+  for (const backend of backends) await backend.close();
+});
+
+describe('the sandbox listener and the apps API', () => {
+  it('serve a View only to its id, with its CSP and frame-ancestors, behind the token, Host and Origin checks', async () => {
+    const backend = await backendFor(process.execPath, [CORPUS_APP]);
+    const api = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${backend.origin}/api/${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${backend.token}`, 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
+    expect((await api('connect', {})).status).toBe(200);
+    expect(
+      (await api('apps/open', { uri: 'ui://corpus/view.html' }, { authorization: 'Bearer wrong' })).status,
+    ).toBe(401);
+    expect(
+      (await api('apps/open', { uri: 'ui://corpus/view.html' }, { origin: 'http://evil.example' })).status,
+    ).toBe(403);
+    expect((await api('apps/open', { uri: 'https://example.com/' })).status).toBe(400);
+    const opened = (await (await api('apps/open', { uri: 'ui://corpus/view.html' })).json()) as {
+      viewId: string;
+      proxyUrl: string;
+    };
+    expect(opened.proxyUrl.startsWith(`${backend.sandboxOrigin}/view/`)).toBe(true);
+    const proxy = await fetch(opened.proxyUrl);
+    expect(proxy.status).toBe(200);
+    const csp = proxy.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("connect-src 'none'");
+    expect(csp).toContain(`frame-ancestors ${backend.origin}`);
+    expect(csp).toContain(`http://localhost:${new URL(backend.origin).port}`);
+    // Another view id, another method, a foreign Host (DNS rebinding): refused.
+    expect((await fetch(`${backend.sandboxOrigin}/view/AAAAAAAAAAAAAAAAAAAAAAAA`)).status).toBe(404);
+    expect((await fetch(opened.proxyUrl, { method: 'POST' })).status).toBe(405);
+    const { request } = await import('node:http');
+    const status = await new Promise<number>((done, fail) => {
+      const req = request(opened.proxyUrl, { headers: { host: 'evil.example' } }, (res) => {
+        res.resume();
+        done(res.statusCode ?? 0);
+      });
+      req.once('error', fail);
+      req.end();
+    });
+    expect(status).toBe(403);
+    // A View's requests go only to the server, and only for an open view.
+    const refused = (await (
+      await api('apps/request', {
+        viewId: opened.viewId,
+        method: 'tools/call',
+        params: { name: 'model_only' },
+      })
+    ).json()) as { error?: { code: number } };
+    expect(refused.error?.code).toBe(-32000);
+    expect((await api('apps/close', { viewId: opened.viewId })).status).toBe(200);
+    expect((await fetch(opened.proxyUrl)).status).toBe(404);
+    expect((await api('apps/request', { viewId: opened.viewId, method: 'ping' })).status).toBe(404);
+  });
+});
