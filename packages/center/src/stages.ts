@@ -453,17 +453,23 @@ function packaged({ server }: StageContext): StageOutcome {
     : fail(`server.json: ${problems.length} schema error(s): ${problems[0]}`, evidence);
 }
 
+/** Client formats verified at once by the installable stage (each verification starts the server). */
+const INSTALL_VERIFY_JOBS = 3;
+
 async function installable(ctx: StageContext): Promise<StageOutcome> {
   const { server } = ctx;
   const launch = stdioLaunch(server);
   if (launch === undefined && server.manifest.url === undefined) return fail('nothing to install', {});
-  // Client files are written into a throwaway home and project, read back and verified, then deleted.
-  const home = mkdtempSync(join(tmpdir(), 'mcpengine-center-add-'));
-  const results: { client: string; scope: string; ok: boolean; output: string }[] = [];
-  try {
-    for (const client of CLIENTS) {
-      const transport = launch !== undefined ? 'stdio' : 'http';
-      if (!client.transports.includes(transport)) continue;
+  // Client files are written into a throwaway home and project, read back and verified, then deleted. Each
+  // client gets a home of its own, so the verifications (each starts the server and completes a handshake)
+  // run a few at a time without touching each other's files; results keep the clients' order.
+  const transport = launch !== undefined ? 'stdio' : 'http';
+  const clients = CLIENTS.filter((client) => client.transports.includes(transport));
+  const results: { client: string; scope: string; ok: boolean; output: string }[] = new Array(clients.length);
+  const verify = async (index: number): Promise<void> => {
+    const client = clients[index]!;
+    const home = mkdtempSync(join(tmpdir(), 'mcpengine-center-add-'));
+    try {
       const scope = client.scopes.user !== undefined ? 'user' : 'project';
       let output = '';
       const code = await runAdd(
@@ -505,11 +511,19 @@ async function installable(ctx: StageContext): Promise<StageOutcome> {
           signal: ctx.signal,
         },
       );
-      results.push({ client: client.id, scope, ok: code === 0, output: output.slice(-1500) });
+      results[index] = { client: client.id, scope, ok: code === 0, output: output.slice(-1500) };
+    } finally {
+      rmSync(home, { recursive: true, force: true });
     }
-  } finally {
-    rmSync(home, { recursive: true, force: true });
-  }
+  };
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(INSTALL_VERIFY_JOBS, clients.length) }, async () => {
+      while (next < clients.length && !ctx.signal.aborted) await verify(next++);
+    }),
+  );
+  // Cancelled: the runner drops this outcome (the stage runs again on resume).
+  if (ctx.signal.aborted) return fail('cancelled', {});
   const failed = results.filter((result) => !result.ok);
   const evidence = { clients: results };
   const line = `${results.length - failed.length}/${results.length} client formats verified`;

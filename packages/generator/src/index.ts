@@ -27,4 +27,10 @@ export {
   type GenerateOptions,
   type GenerateResult,
 } from './emit/project.js';
-export { vitestSmokeEmitter, type TestEmitter, type TestEmitInput, type EmittedFile } from './emit/tests.js';
+export {
+  mcpengineTestEmitter,
+  vitestSmokeEmitter,
+  type TestEmitter,
+  type TestEmitInput,
+  type EmittedFile,
+} from './emit/tests.js';

@@ -8,8 +8,13 @@
  *   --limit N        only the first N descriptions (sorted)      --sample N   N descriptions spread evenly
  *   --concurrency N  descriptions at once (default 2)           --no-validate  map and serve only
  *   --no-docs        do not rewrite docs/generator.md             --mock       the Prism run (every tool)
+ *   --resume         keep the outcomes of an earlier, interrupted run of the same mode and only check the rest
+ *   --report         check nothing: write the table of docs/generator.md from the progress file so far
+ *
+ * Each outcome is appended to `.cache/openapi/progress[-served].jsonl` the moment it is known, so an interrupted
+ * run (Ctrl-C, a machine needed elsewhere) loses nothing: `--resume` picks up where it stopped.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { checkAgainstMock, type MockCheck } from './mock-check.js';
@@ -32,6 +37,8 @@ const { values } = parseArgs({
     'no-validate': { type: 'boolean' },
     'no-docs': { type: 'boolean' },
     mock: { type: 'boolean' },
+    resume: { type: 'boolean' },
+    report: { type: 'boolean' },
   },
 });
 
@@ -118,14 +125,43 @@ async function corpusRun(): Promise<void> {
   const concurrency = positive('--concurrency', values.concurrency, 2);
   const validate = !values['no-validate'];
   const outcomes: ServeOutcome[] = new Array(chosen.length);
+  // Outcomes are appended as they come; --resume reuses those of an interrupted run of the same mode.
+  const progress = join(CACHE_DIR, validate ? 'progress.jsonl' : 'progress-served.jsonl');
+  const earlier = new Map<string, ServeOutcome>();
+  if (values.resume && existsSync(progress)) {
+    for (const line of readFileSync(progress, 'utf8').split('\n')) {
+      if (line.trim() === '') continue;
+      try {
+        const outcome = JSON.parse(line) as ServeOutcome;
+        // Invalid and crashed ones are checked again: they may have been the machine's load.
+        if (outcome.verdict === 'served' || outcome.verdict === 'refused')
+          earlier.set(outcome.description, outcome);
+        else earlier.delete(outcome.description);
+      } catch {
+        // a line cut by the interruption: that description is checked again
+      }
+    }
+  } else rmSync(progress, { force: true });
+  let resumedMs = 0;
+  const pending: number[] = [];
+  chosen.forEach(({ label }, index) => {
+    const known = earlier.get(label);
+    if (known === undefined) pending.push(index);
+    else {
+      outcomes[index] = known;
+      resumedMs += known.ms;
+    }
+  });
+  if (earlier.size > 0)
+    log(`corpus: resuming: ${chosen.length - pending.length} outcomes kept from ${progress}`);
   let next = 0;
-  let finished = 0;
-  const started = Date.now();
+  let finished = chosen.length - pending.length;
+  const started = Date.now() - resumedMs / concurrency;
   const tty = process.stderr.isTTY === true;
   const worker = async () => {
     for (;;) {
-      const index = next++;
-      if (index >= chosen.length) return;
+      if (next >= pending.length) return;
+      const index = pending[next++]!;
       const { label, path } = chosen[index]!;
       outcomes[index] = await timeLimit(
         checkDescription(path, label, { validate, tokens: true }).catch((error: unknown): ServeOutcome => ({
@@ -144,6 +180,7 @@ async function corpusRun(): Promise<void> {
       );
       finished++;
       const outcome = outcomes[index]!;
+      appendFileSync(progress, `${JSON.stringify(outcome)}\n`);
       const line = `[${finished}/${chosen.length}] ${outcome.verdict.padEnd(7)} ${label}${outcome.verdict === 'served' ? '' : `: ${outcome.detail.slice(0, 160)}`}`;
       if (tty && outcome.verdict === 'served') process.stderr.write(`\r${line.slice(0, 110).padEnd(110)}`);
       else log(tty ? `\r${line}` : line);
@@ -151,12 +188,38 @@ async function corpusRun(): Promise<void> {
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   if (tty) log('');
+  // The validator's checks have time limits (a ping answered within seconds, requests within 10 s). On a
+  // loaded machine, several descriptions validated at once can miss them; each description found invalid or
+  // crashed is therefore checked once more, alone, and that second verdict counts (the first is kept as
+  // `firstDetail`). A description that fails alone is invalid.
+  const suspects = pending.filter((index) => ['invalid', 'crashed'].includes(outcomes[index]!.verdict));
+  if (concurrency > 1 && suspects.length > 0) {
+    log(`corpus: checking ${suspects.length} invalid or crashed descriptions again, one at a time`);
+    for (const index of suspects) {
+      const { label, path } = chosen[index]!;
+      const first = outcomes[index]!;
+      const again = await checkDescription(path, label, { validate, tokens: true }).catch(
+        (error: unknown): ServeOutcome => ({
+          description: label,
+          verdict: 'crashed',
+          detail: String(error),
+          ms: 0,
+        }),
+      );
+      outcomes[index] = { ...again, firstDetail: `${first.verdict}: ${first.detail}` };
+      appendFileSync(progress, `${JSON.stringify(outcomes[index])}\n`);
+      log(
+        `  ${again.verdict.padEnd(7)} ${label}${again.verdict === 'served' ? '' : `: ${again.detail.slice(0, 160)}`}`,
+      );
+    }
+  }
   const results = { validated: validate, durationMs: Date.now() - started, outcomes };
   writeFileSync(join(CACHE_DIR, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
   const counts = (verdict: string) => outcomes.filter((o) => o.verdict === verdict).length;
   log(
     `corpus: ${outcomes.length} descriptions in ${Math.round(results.durationMs / 1000)} s: ${counts('served')} served${validate ? ' and valid' : ''}, ${counts('refused')} refused, ${counts('invalid')} invalid, ${counts('crashed')} crashed`,
   );
+  const shown = process.argv.slice(2).filter((arg) => arg !== '--resume');
   if (!values['no-docs'] && existsSync(DOC) && values.limit === undefined)
     writeFileSync(
       DOC,
@@ -166,12 +229,49 @@ async function corpusRun(): Promise<void> {
         renderCorpusTable({
           ...results,
           of: all.length + 2,
-          command: `npm run corpus:openapi${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+          command: `npm run corpus:openapi${shown.length > 0 ? ` -- ${shown.join(' ')}` : ''}`,
         }),
       ),
     );
   process.exitCode = counts('invalid') + counts('crashed') > 0 ? 1 : 0;
 }
 
-if (values.mock) await mockRun();
+/** The table from the progress file of a run that has not finished (latest outcome per description). */
+function reportRun(): void {
+  const validate = !values['no-validate'];
+  const progress = join(CACHE_DIR, validate ? 'progress.jsonl' : 'progress-served.jsonl');
+  if (!existsSync(progress)) {
+    log(`corpus: no ${progress}: run npm run corpus:openapi first`);
+    process.exit(2);
+  }
+  const latest = new Map<string, ServeOutcome>();
+  for (const line of readFileSync(progress, 'utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      const outcome = JSON.parse(line) as ServeOutcome;
+      latest.set(outcome.description, outcome);
+    } catch {
+      // a line cut by an interruption
+    }
+  }
+  const outcomes = [...latest.values()];
+  const table = renderCorpusTable({
+    validated: validate,
+    // Checks ran several at once; the sum of their times over-states the wall time, so it is not shown.
+    durationMs: 0,
+    outcomes,
+    of: directoryDescriptions().length + 2,
+    command: `npm run corpus:openapi${validate ? '' : ' -- --no-validate'}`,
+    partial: true,
+  });
+  log(table);
+  if (!values['no-docs'] && existsSync(DOC))
+    writeFileSync(
+      DOC,
+      replaceSection(readFileSync(DOC, 'utf8'), validate ? 'corpus' : 'corpus-served', table),
+    );
+}
+
+if (values.report) reportRun();
+else if (values.mock) await mockRun();
 else await corpusRun();

@@ -12,7 +12,7 @@ import type { ApiModel, OperationTool } from '../runtime/model.js';
 import { sampleArguments, sampleValue } from '../sample.js';
 import { createOpenApiServer } from '../serve/server.js';
 import { connect } from './client.js';
-import { startPrism } from './prism.js';
+import { startPrism, type PrismMock } from './prism.js';
 
 export interface MockCallOutcome {
   readonly tool: string;
@@ -31,22 +31,40 @@ export interface MockCheck {
 }
 
 /**
- * Sample arguments for a call against Prism. Prism 5.14 deserialises a urlencoded body with `deepObject`
- * encodings into an empty object for every such property, present or not, and then reports the object's
- * required fields as missing (seen on Stripe's `set_reader_display`, whose optional `cart` is refused when
- * absent); so optional object properties of form bodies are sent filled in. Everything sent stays
- * schema-valid (checked before the call).
+ * Sample arguments for a call against Prism. Prism 5.14 deserialises `deepObject` encodings (urlencoded and
+ * multipart bodies, `style: deepObject` query parameters) into an empty object for every such property,
+ * present or not, and then reports the object's required fields as missing (seen on Stripe: the optional
+ * `cart` of `set_reader_display`, the optional `customer_details` query parameter of `GET
+ * /v1/checkout/sessions`, the optional `file_link_data` of multipart `POST /v1/files`); so those optional
+ * object arguments are sent filled in. Everything sent stays schema-valid (checked before the call).
  */
 export function mockArguments(tool: OperationTool): Record<string, unknown> {
   const args = sampleArguments(tool.inputSchema);
-  if (tool.body?.encoding !== 'form' || tool.body.properties === undefined) return args;
   const properties = (tool.inputSchema['properties'] ?? {}) as Record<string, Record<string, unknown>>;
-  for (const [arg] of tool.body.properties) {
+  const deep = [
+    ...(tool.body?.encoding === 'form' || tool.body?.encoding === 'multipart'
+      ? (tool.body.properties ?? []).map(([arg]) => arg)
+      : []),
+    ...tool.params.filter((param) => param.style === 'deepObject').map((param) => param.arg),
+  ];
+  for (const arg of deep) {
     const schema = properties[arg];
-    if (args[arg] === undefined && schema !== undefined && schema['type'] === 'object')
-      args[arg] = sampleValue(schema);
+    if (schema === undefined || schema['type'] !== 'object') continue;
+    args[arg] = fillObjects(schema, args[arg] ?? sampleValue(schema), 0);
   }
   return args;
+}
+
+/** Fills every optional object property below a deepObject-encoded value (Prism's emptiness applies at every level). */
+function fillObjects(schema: Record<string, unknown>, value: unknown, depth: number): unknown {
+  if (depth > 6 || typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const properties = (schema['properties'] ?? {}) as Record<string, Record<string, unknown>>;
+  const out = { ...(value as Record<string, unknown>) };
+  for (const [name, property] of Object.entries(properties)) {
+    if (property['type'] !== 'object') continue;
+    out[name] = fillObjects(property, out[name] ?? sampleValue(property), depth + 1);
+  }
+  return out;
 }
 
 /** Every `step`-th tool from `offset`, so a sample spreads across the whole description. */
@@ -63,26 +81,58 @@ export function dummyCredentials(api: ApiModel): Record<string, string> {
   return env;
 }
 
-export async function checkAgainstMock(
+export interface MockOptions {
+  count: number | 'all';
+  name?: string;
+  /** Inline references this deep for Prism (see `startPrism`); only for descriptions Prism cannot start on. */
+  refDepth?: number;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** A description loaded and mapped, and Prism serving the operations to call: ready for `callAgainstMock`. */
+export interface PreparedMock {
+  readonly label: string;
+  readonly api: ApiModel;
+  readonly chosen: readonly OperationTool[];
+  readonly prism: PrismMock;
+}
+
+/**
+ * Loads and maps a description and starts Prism on the operations to call. Separate from the calls so that
+ * several Prism start-ups (seconds each) can overlap.
+ */
+export async function prepareMock(
   label: string,
   description: string,
-  options: {
-    count: number | 'all';
-    name?: string;
-    /** Inline references this deep for Prism (see `startPrism`); only for descriptions Prism cannot start on. */
-    refDepth?: number;
-    onProgress?: (done: number, total: number) => void;
-  },
-): Promise<MockCheck> {
+  options: MockOptions,
+): Promise<PreparedMock> {
   const loaded = await loadDescription(description);
   const { api } = buildApiModel(loaded, options.name === undefined ? {} : { name: options.name });
   const chosen = sampleTools(api.tools, options.count);
-  const prism = await startPrism(
-    description,
-    options.refDepth === undefined
+  // Prism gets the operations under test only (all of them when every tool is called).
+  const prism = await startPrism(description, {
+    ...(options.refDepth === undefined ? {} : { refDepth: options.refDepth }),
+    ...(options.count === 'all' && options.refDepth === undefined
       ? {}
-      : { refDepth: options.refDepth, paths: [...new Set(chosen.map((tool) => tool.path))] },
-  );
+      : { paths: [...new Set(chosen.map((tool) => tool.path))] }),
+  });
+  return { label, api, chosen, prism };
+}
+
+export async function checkAgainstMock(
+  label: string,
+  description: string,
+  options: MockOptions,
+): Promise<MockCheck> {
+  return callAgainstMock(await prepareMock(label, description, options), options);
+}
+
+/** Calls the prepared tools one by one, then stops Prism. */
+export async function callAgainstMock(
+  prepared: PreparedMock,
+  options: Pick<MockOptions, 'onProgress'> = {},
+): Promise<MockCheck> {
+  const { label, api, chosen, prism } = prepared;
   try {
     const served = createOpenApiServer(api, {
       baseUrl: prism.url,

@@ -33,44 +33,136 @@ function freePort(): Promise<number> {
   });
 }
 
+/** JSON pointer (`#/a/b~1c`) → its segments. */
+function pointer(ref: string): string[] {
+  return ref
+    .slice(2)
+    .split('/')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+function at(doc: unknown, parts: readonly string[]): unknown {
+  let node = doc;
+  for (const part of parts) {
+    if (typeof node !== 'object' || node === null) return undefined;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return node;
+}
+
+/** Every `$ref` string below a node. */
+function refsIn(node: unknown, out: string[] = []): string[] {
+  if (Array.isArray(node)) for (const item of node) refsIn(item, out);
+  else if (typeof node === 'object' && node !== null)
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string') out.push(value);
+      else refsIn(value, out);
+    }
+  return out;
+}
+
 /**
- * Prism 5.14 never finishes starting on descriptions whose schemas form a deep web of references (Stripe's: one
- * operation reaches 489 component schemas, many in cycles). With `refDepth`, Prism gets a copy in which every
- * `$ref` is inlined down to that many levels of references and replaced by `{}` (anything is valid) below
+ * The description cut down to the operations under test, losslessly for them: their path items, every
+ * component they reach (transitively, whole entries: `#/components/<kind>/<name>`, Swagger's
+ * `#/definitions/<name>`…) and the security schemes; everything else is left out. A request to a kept
+ * operation is validated by Prism against exactly the schemas of the full description — only Prism's start-up
+ * work shrinks (GitHub's 13 MB description takes Prism about a minute; a dozen of its operations, seconds).
+ * Returns undefined when the description has references to other files (kept whole then).
+ */
+export function pruneToPaths(
+  doc: Record<string, unknown>,
+  paths: readonly string[],
+): Record<string, unknown> | undefined {
+  const allPaths = (doc['paths'] ?? {}) as Record<string, unknown>;
+  const copy: Record<string, unknown> = {};
+  const queue: unknown[] = [];
+  // Webhooks are not requests Prism validates; every other top-level entry stays, with what it references.
+  for (const [key, value] of Object.entries(doc))
+    if (
+      !['paths', 'components', 'definitions', 'parameters', 'responses', 'webhooks', 'x-webhooks'].includes(
+        key,
+      )
+    ) {
+      copy[key] = value;
+      queue.push(value);
+    }
+  const keptPaths: Record<string, unknown> = {};
+  copy['paths'] = keptPaths;
+  const put = (parts: readonly string[], value: unknown) => {
+    let node = copy;
+    for (const part of parts.slice(0, -1)) {
+      if (typeof node[part] !== 'object' || node[part] === null) node[part] = {};
+      node = node[part] as Record<string, unknown>;
+    }
+    node[parts.at(-1)!] = value;
+  };
+  const seen = new Set<string>();
+  for (const path of paths)
+    if (path in allPaths) {
+      keptPaths[path] = allPaths[path];
+      queue.push(allPaths[path]);
+    }
+  const components = doc['components'] as Record<string, unknown> | undefined;
+  if (components?.['securitySchemes'] !== undefined) {
+    put(['components', 'securitySchemes'], components['securitySchemes']);
+    queue.push(components['securitySchemes']);
+  }
+  while (queue.length > 0) {
+    for (const ref of refsIn(queue.pop())) {
+      if (!ref.startsWith('#/')) return undefined;
+      const parts = pointer(ref);
+      // The whole entry a reference points into: #/components/<kind>/<name>, #/<section>/<name>, #/paths/<path>.
+      const entry = parts.slice(0, parts[0] === 'components' ? 3 : 2);
+      const key = entry.join('/');
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const value = at(doc, entry);
+      if (value === undefined) continue;
+      put(entry, value);
+      queue.push(value);
+    }
+  }
+  return copy;
+}
+
+/**
+ * The description Prism serves. With `paths`, only those operations, losslessly (`pruneToPaths`). Prism 5.14
+ * also never finishes starting on descriptions whose schemas form a deep web of references (Stripe's: one
+ * operation reaches 489 component schemas, many in cycles). With `refDepth`, every `$ref` of the kept
+ * operations is inlined down to that many levels of references and replaced by `{}` (anything is valid) below
  * them: requests are still validated against everything above that depth, which for the tested operations is
- * their parameters and the top levels of their bodies. `paths` keeps only the operations under test.
+ * their parameters and the top levels of their bodies.
  */
 export function prismCopy(
   description: string,
   refDepth: number | undefined,
   paths: readonly string[] | undefined,
 ): string {
-  if (refDepth === undefined || !description.endsWith('.json')) return description;
+  if ((refDepth === undefined && paths === undefined) || !description.endsWith('.json')) return description;
   const doc = JSON.parse(readFileSync(description, 'utf8')) as Record<string, unknown>;
-  const resolve = (ref: string): unknown => {
-    let node: unknown = doc;
-    for (const part of ref.slice(2).split('/')) {
-      if (typeof node !== 'object' || node === null) return undefined;
-      node = (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
-    }
-    return node;
-  };
-  const inline = (node: unknown, depth: number): unknown => {
-    if (Array.isArray(node)) return node.map((item) => inline(item, depth));
-    if (typeof node !== 'object' || node === null) return node;
-    const ref = (node as { $ref?: unknown }).$ref;
-    if (typeof ref === 'string' && ref.startsWith('#/'))
-      return depth >= refDepth ? {} : inline(resolve(ref), depth + 1);
-    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, inline(value, depth)]));
-  };
-  const all = doc['paths'] as Record<string, unknown>;
-  const kept =
-    paths === undefined ? all : Object.fromEntries(paths.filter((p) => p in all).map((p) => [p, all[p]]));
-  const copy = { ...doc, paths: inline(kept, 0) };
-  delete (copy as { components?: unknown }).components;
-  const components = doc['components'] as Record<string, unknown> | undefined;
-  if (components?.['securitySchemes'] !== undefined)
-    (copy as Record<string, unknown>)['components'] = { securitySchemes: components['securitySchemes'] };
+  let copy: Record<string, unknown>;
+  if (refDepth === undefined) {
+    const pruned = pruneToPaths(doc, paths!);
+    if (pruned === undefined) return description;
+    copy = pruned;
+  } else {
+    const inline = (node: unknown, depth: number): unknown => {
+      if (Array.isArray(node)) return node.map((item) => inline(item, depth));
+      if (typeof node !== 'object' || node === null) return node;
+      const ref = (node as { $ref?: unknown }).$ref;
+      if (typeof ref === 'string' && ref.startsWith('#/'))
+        return depth >= refDepth ? {} : inline(at(doc, pointer(ref)), depth + 1);
+      return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, inline(value, depth)]));
+    };
+    const all = doc['paths'] as Record<string, unknown>;
+    const kept =
+      paths === undefined ? all : Object.fromEntries(paths.filter((p) => p in all).map((p) => [p, all[p]]));
+    copy = { ...doc, paths: inline(kept, 0) };
+    delete copy['components'];
+    const components = doc['components'] as Record<string, unknown> | undefined;
+    if (components?.['securitySchemes'] !== undefined)
+      copy['components'] = { securitySchemes: components['securitySchemes'] };
+  }
   const dir = mkdtempSync(join(tmpdir(), 'prism-'));
   const path = join(dir, basename(description));
   writeFileSync(path, JSON.stringify(copy));
@@ -138,7 +230,7 @@ export async function startPrism(
     fetch: recording,
     async stop() {
       if (served !== description) rmSync(dirname(served), { recursive: true, force: true });
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       await exited;

@@ -23,6 +23,8 @@ export interface ServeOutcome {
   readonly operations?: number;
   readonly listTokens?: number;
   readonly ms: number;
+  /** When the corpus script checked it a second time, alone: the first verdict and its detail. */
+  readonly firstDetail?: string;
 }
 
 /** A closed port on loopback: connections are refused at once. */

@@ -121,6 +121,7 @@ export function packageJson(
         build: 'tsc -p tsconfig.json',
         start: 'node dist/index.js',
         test: 'vitest run',
+        'test:mcp': 'npx mcpengine test test',
       },
       engines: { node: '>=20.19' },
       dependencies: { mcpengine: '0.1.0' },
@@ -303,6 +304,7 @@ npm run build
 node dist/index.js                      # stdio
 node dist/index.js --http --port 3000   # Streamable HTTP (both eras) and HTTP+SSE
 npm test                                # smoke test against a Prism mock of the description
+npm run test:mcp                        # test/generated.mcp.yaml with \`mcpengine test\` (no mock needed)
 \`\`\`
 
 ## Add it to a client

@@ -1,7 +1,7 @@
 /**
  * `generate` end to end: the project is written, compiles on its own (its own tsconfig, the engine as its only
  * dependency), its server starts on stdio and calls a real local API, its smoke test passes against Prism,
- * its server.json follows the MCP Registry schema, and regenerating keeps hand edits apart.
+ * its server.json is valid against the MCP Registry schema, and regenerating keeps hand edits apart.
  */
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -12,9 +12,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client, type ClientSession } from 'mcpengine/client';
-import { compileSchema, type JsonSchema } from 'mcpengine/schema';
 import { StdioClientTransport } from 'mcpengine/stdio';
+import { validateServerJson } from '@mcpengine/center';
 import { tapTransport, WireTap } from '@mcpengine/oracle';
+import { runFiles } from '@mcpengine/test-runner';
 import { describe, expect, it } from 'vitest';
 import { NOTES_DESCRIPTION } from './fixture.js';
 import { generateProject, MANIFEST } from './project.js';
@@ -41,54 +42,6 @@ function link(project: string): void {
   }
 }
 
-/**
- * A subset of the MCP Registry `server.json` schema (2025-12-11: ServerDetail, Package, KeyValueInput), with the
- * constraints quoted from it, for the fields the generator writes.
- */
-const SERVER_JSON_RULES: JsonSchema = {
-  type: 'object',
-  required: ['name', 'description', 'version'],
-  properties: {
-    $schema: {
-      type: 'string',
-      const: 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json',
-    },
-    name: { type: 'string', pattern: '^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$', minLength: 3, maxLength: 200 },
-    description: { type: 'string', minLength: 1, maxLength: 100 },
-    title: { type: 'string', minLength: 1, maxLength: 100 },
-    version: { type: 'string', maxLength: 255, not: { pattern: '^[\\^~>=<]|\\.x$|\\*' } },
-    packages: {
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['registryType', 'identifier', 'version', 'transport'],
-        properties: {
-          registryType: { type: 'string' },
-          identifier: { type: 'string' },
-          version: { type: 'string', minLength: 1, not: { const: 'latest' } },
-          runtimeHint: { type: 'string' },
-          transport: { type: 'object', required: ['type'], properties: { type: { enum: ['stdio'] } } },
-          environmentVariables: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['name'],
-              properties: {
-                name: { type: 'string' },
-                description: { type: 'string' },
-                isRequired: { type: 'boolean' },
-                isSecret: { type: 'boolean' },
-                format: { enum: ['string', 'number', 'boolean', 'filepath'] },
-              },
-            },
-          },
-        },
-      },
-    },
-  },
-};
-
 describe('generate', () => {
   it('writes a project that builds on its own, serves, and passes its own smoke test against Prism', async () => {
     const result = await generateProject({ spec, out });
@@ -107,6 +60,7 @@ describe('generate', () => {
       'src/custom/customize.ts',
       'src/runtime/call.ts',
       'test/smoke.test.ts',
+      'test/generated.mcp.yaml',
     ])
       expect(existsSync(join(out, file)), file).toBe(true);
     const manifest = JSON.parse(readFileSync(join(out, MANIFEST), 'utf8'));
@@ -117,8 +71,8 @@ describe('generate', () => {
       'npx mcpengine add notes-api --client claude-desktop --env NOTES_APIKEY_API_KEY=…',
     );
     const serverJson = JSON.parse(readFileSync(join(out, 'server.json'), 'utf8'));
-    const check = compileSchema(SERVER_JSON_RULES).validate(serverJson);
-    expect(check.valid ? [] : check.issues).toEqual([]);
+    // The MCP Registry's own schema (vendored by the command center), every field.
+    expect(validateServerJson(serverJson)).toEqual([]);
     expect(JSON.parse(readFileSync(join(out, 'package.json'), 'utf8')).mcpName).toBe(serverJson.name);
 
     link(out);
@@ -165,6 +119,23 @@ describe('generate', () => {
       await new Promise<void>((resolve) => api.close(() => resolve()));
     }
     tap.assertClean();
+
+    // Its tests in the `mcpengine test` format, run by the test runner (every message checked by the oracle).
+    const yaml = readFileSync(join(out, 'test/generated.mcp.yaml'), 'utf8');
+    expect(yaml).toContain('rejectsInput: true');
+    const summary = await runFiles([{ file: join(out, 'test/generated.mcp.yaml'), kind: 'yaml' }], {
+      jobs: 1,
+    });
+    const suite = summary.suites[0]!;
+    expect(suite.connectionError ?? suite.fileError).toBeUndefined();
+    expect(suite.tests.map((t) => `${t.name}: ${t.status} ${t.failures.join('; ')}`)).toEqual([
+      'lists every operation as a tool (5) [2025-06-18]: passed ',
+      'createNote refuses arguments without its required ones [2025-06-18]: passed ',
+      'listNotes reports an API it cannot reach as a tool error [2025-06-18]: passed ',
+      'lists every operation as a tool (5) [2026-07-28]: passed ',
+      'createNote refuses arguments without its required ones [2026-07-28]: passed ',
+      'listNotes reports an API it cannot reach as a tool error [2026-07-28]: passed ',
+    ]);
 
     // The project's own test (Prism mock).
     const vitest = join(dirname(require.resolve('vitest/package.json')), 'vitest.mjs');

@@ -475,4 +475,109 @@ describe('credentials', () => {
       await auth.close();
     }
   });
+
+  it('runs the OAuth2 authorization-code flow with PKCE against a real authorization server, once, and refreshes after a 401', async () => {
+    // The development authorization server (packages/dev-auth) approves at once; the "browser" follows its
+    // redirect to the runtime's loopback listener, as a user agent would.
+    const auth = await startDevAuthServer({
+      autoApprove: true,
+      clients: [
+        // The API's client: a public one (no secret), PKCE required, any loopback port (RFC 8252 §7.3).
+        { client_id: 'cli', redirect_uris: ['http://127.0.0.1/callback'] },
+        // The resource server's own client, to introspect the tokens it is shown.
+        {
+          client_id: 'resource',
+          client_secret: 'resource-secret-value',
+          redirect_uris: ['http://127.0.0.1/unused'],
+        },
+      ],
+    } as never);
+    const opened: URL[] = [];
+    try {
+      let refuseNext = false;
+      handler = (req, res) => {
+        if (refuseNext) {
+          refuseNext = false;
+          // An API that quotes the credential it refused: the result must not show it.
+          json(res, 401, { error: 'invalid_token', token: req.headers['authorization'] });
+        } else json(res, 200, { ok: true });
+      };
+      seen.length = 0;
+      const oauth = {
+        name: 'oauth',
+        type: 'oauth2',
+        authorizationCode: { authorizationUrl: `${auth.issuer}/authorize`, tokenUrl: `${auth.issuer}/token` },
+        scopes: ['read'],
+        env: {
+          token: 'T_ACCESS',
+          clientId: 'T_ID',
+          clientSecret: 'T_SECRET',
+          scopes: 'T_SCOPES',
+          refreshToken: 'T_REFRESH',
+        },
+      } as const;
+      const { client } = await serve(
+        model([tool({ name: 'get', method: 'get', path: '/p', security: [['oauth']] })], {
+          schemes: [oauth],
+        }),
+        { T_ID: 'cli' },
+        {
+          openAuthorizationUrl: async (url: URL) => {
+            opened.push(url);
+            const landing = await fetch(url); // follows the 302 to the loopback redirect listener
+            await landing.arrayBuffer();
+          },
+        },
+      );
+      expect((await client.call('get', {})).isError ?? false).toBe(false);
+      expect((await client.call('get', {})).isError ?? false).toBe(false);
+      expect(opened).toHaveLength(1);
+      const request = opened[0]!.searchParams;
+      expect(request.get('response_type')).toBe('code');
+      expect(request.get('client_id')).toBe('cli');
+      expect(request.get('code_challenge_method')).toBe('S256');
+      expect(request.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(request.get('scope')).toBe('read');
+      expect(request.get('redirect_uri')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+      const [first, second] = seen.map((s) => s.headers['authorization']);
+      expect(first).toMatch(/^Bearer ey/);
+      expect(second).toBe(first);
+
+      // The API refuses the token: an isError result without the token in it; the next call refreshes it
+      // with the refresh token (no second authorization in the browser) and succeeds.
+      refuseNext = true;
+      const refused = await client.call('get', {});
+      expect(refused.isError).toBe(true);
+      const text = JSON.stringify(refused);
+      expect(text).toContain('HTTP 401');
+      expect(text).not.toContain(first!.slice('Bearer '.length));
+      expect((await client.call('get', {})).isError ?? false).toBe(false);
+      expect(opened).toHaveLength(1);
+      const renewed = seen.at(-1)!.headers['authorization']!;
+      expect(renewed).toMatch(/^Bearer ey/);
+      expect(renewed).not.toBe(first);
+
+      // Both tokens are the authorization server's own, for the user who approved, the client and the scope.
+      for (const token of [first!, renewed]) {
+        const introspection = await fetch(`${auth.issuer}/introspect`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            authorization: `Basic ${Buffer.from('resource:resource-secret-value').toString('base64')}`,
+          },
+          body: new URLSearchParams({ token: token.slice('Bearer '.length) }).toString(),
+        });
+        expect(await introspection.json()).toMatchObject({
+          active: true,
+          client_id: 'cli',
+          scope: 'read',
+          sub: 'dev-user',
+        });
+      }
+      await client.close();
+      client.tap.assertClean();
+    } finally {
+      await auth.close();
+    }
+  });
 });
