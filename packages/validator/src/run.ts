@@ -13,7 +13,7 @@ import {
   type RunSettings,
 } from './checks/context.js';
 import { PROBES } from './checks/index.js';
-import { CONNECTIONS, judgeConnections } from './checks/lifecycle.js';
+import { CONNECTIONS, judgeConnections, modernHandshake } from './checks/lifecycle.js';
 import { appliesTo, type Probe } from './checks/probe.js';
 import { discover, negotiatedRevisions, type Discovery } from './discovery.js';
 import type { Outcome } from './outcomes.js';
@@ -154,10 +154,16 @@ async function validateRevision(
     const passiveFrom = applicable.findIndex((probe) => PASSIVE.has(probe.name));
     const active = passiveFrom === -1 ? applicable : applicable.slice(0, passiveFrom);
     const passive = passiveFrom === -1 ? [] : applicable.slice(passiveFrom);
+    // The modern handshake runs alone first: it notifies on the shared stdio process right after
+    // `server/discover`, and what a server makes of that must not depend on whether another lane's request
+    // reached the process before (interpretations.md, "A notification right after server/discover on stdio").
+    const first = active.filter((probe) => probe === modernHandshake);
+    await runLane(first);
+    const rest = active.filter((probe) => probe !== modernHandshake);
     await Promise.all([
-      runLane(active.filter((probe) => probe.lane === 'isolated')),
-      runLane(active.filter((probe) => probe.lane === 'robustness')),
-      runLane(active.filter((probe) => probe.lane === undefined)),
+      runLane(rest.filter((probe) => probe.lane === 'isolated')),
+      runLane(rest.filter((probe) => probe.lane === 'robustness')),
+      runLane(rest.filter((probe) => probe.lane === undefined)),
     ]);
     await runLane(passive);
     const connections = judgeConnections(state);
