@@ -6,7 +6,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../test/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBackend, type RunningBackend } from './backend.js';
 import { loopbackBindAddress } from './guard.js';
@@ -14,26 +15,13 @@ import { loopbackBindAddress } from './guard.js';
 const ROOT = resolve(import.meta.dirname, '../../../..');
 const SERVER = join(ROOT, 'servers/everything/dist/main.js');
 const ASSETS = join(ROOT, 'packages/inspector/dist/ui');
-const CHROMIUM = '/usr/bin/chromium';
 
 let browser: Browser;
 let stdioBackend: RunningBackend;
 
 beforeAll(async () => {
   if (!existsSync(join(ASSETS, 'app.js'))) throw new Error('build the UI first: npm run build');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
   stdioBackend = await startBackend({
     target: { kind: 'stdio', command: process.execPath, args: [SERVER] },
     assetsDir: ASSETS,

@@ -5,7 +5,8 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../test/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBackend, type RunningBackend } from './backend.js';
 
@@ -18,16 +19,7 @@ let backend: RunningBackend;
 
 beforeAll(async () => {
   if (!existsSync(join(ASSETS, 'app.js'))) throw new Error('build the UI first: npm run build');
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-    ],
-  });
+  browser = await launchChromium();
   backend = await startBackend({
     target: { kind: 'stdio', command: process.execPath, args: [FIXTURE, '--tools', '1500'] },
     assetsDir: ASSETS,

@@ -7,7 +7,8 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../test/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevAuthServer, type RunningDevAuthServer } from '@mcpengine/dev-auth';
 import {
@@ -28,16 +29,7 @@ let backend: RunningBackend;
 
 beforeAll(async () => {
   if (!existsSync(join(ASSETS, 'app.js'))) throw new Error('build the UI first: npm run build');
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-    ],
-  });
+  browser = await launchChromium();
   authorization = await startDevAuthServer({
     autoApprove: true,
     scopes: [NOTES_READ, NOTES_WRITE, 'offline_access'],

@@ -6,7 +6,8 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../test/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBackend, type RunningBackend } from './backend.js';
 
@@ -20,16 +21,7 @@ let page: Page;
 
 beforeAll(async () => {
   if (!existsSync(join(ASSETS, 'app.js'))) throw new Error('build the UI first: npm run build');
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-    ],
-  });
+  browser = await launchChromium();
   backend = await startBackend({
     target: { kind: 'stdio', command: process.execPath, args: [SERVER] },
     assetsDir: ASSETS,

@@ -9,7 +9,8 @@
 import { createServer, type Server } from 'node:http';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { launchChromium } from '../../test/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBackend, type RunningBackend } from '../backend.js';
 
@@ -60,16 +61,7 @@ async function backendFor(
 
 beforeAll(async () => {
   if (!existsSync(join(ASSETS, 'app.js'))) throw new Error('build the UI first: npm run build');
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
