@@ -35,7 +35,7 @@ const MARK = { pass: '✓', fail: '✗', warn: '⚠' } as const;
 /** The registration paths (MCP 2025-11-25 "Client Registration Approaches"). */
 const REGISTRATIONS: readonly [string, string][] = [
   ['auto', 'Automatic (the spec’s order)'],
-  ['pre-registered', 'Pre-registered client id'],
+  ['pre-registered', 'Pre-registered (the id below)'],
   ['cimd', 'Client ID Metadata Document'],
   ['dcr', 'Dynamic Client Registration'],
 ];
@@ -78,6 +78,7 @@ export function OAuthPanel(props: {
         h(
           'select',
           {
+            'aria-label': 'Registration',
             value: registration,
             onChange: (event: Event) => setRegistration((event.target as HTMLSelectElement).value),
           },
