@@ -25,7 +25,9 @@ const { values } = parseArgs({
   },
 });
 if (values.help) {
-  process.stderr.write('Usage: protected-notes-main.js [--port 3001] [--auth-port 9000] [--consent] [--cimd-loopback]\n');
+  process.stderr.write(
+    'Usage: protected-notes-main.js [--port 3001] [--auth-port 9000] [--consent] [--cimd-loopback]\n',
+  );
   process.exit(0);
 }
 

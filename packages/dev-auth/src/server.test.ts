@@ -660,9 +660,12 @@ describe('Client ID Metadata Documents', () => {
     const fetched: string[] = [];
     const fetch: FetchLike = async (url) => {
       fetched.push(url.href);
-      return new Response(JSON.stringify({ client_id: url.href, client_name: 'Local', redirect_uris: [REDIRECT] }), {
-        headers: { 'content-type': 'application/json' },
-      });
+      return new Response(
+        JSON.stringify({ client_id: url.href, client_name: 'Local', redirect_uris: [REDIRECT] }),
+        {
+          headers: { 'content-type': 'application/json' },
+        },
+      );
     };
     const lookup = async (host: string) => (host === 'internal.example' ? ['10.0.0.8'] : ['93.184.215.14']);
     // Without the mode: a loopback document is never fetched.
@@ -674,7 +677,11 @@ describe('Client ID Metadata Documents', () => {
     expect(local.params?.has('code')).toBe(true);
     expect(fetched).toEqual([LOCAL]);
     // Other private addresses and plain http elsewhere stay refused.
-    for (const id of ['https://10.0.0.1/client.json', 'https://internal.example/c.json', 'http://client.example/c.json'])
+    for (const id of [
+      'https://10.0.0.1/client.json',
+      'https://internal.example/c.json',
+      'http://client.example/c.json',
+    ])
       expect((await authorize(dev, { client_id: id })).params?.has('code') ?? false).toBe(false);
     expect(fetched).toEqual([LOCAL]);
   });

@@ -48,7 +48,6 @@ import {
   type KnownClient,
   clientFetchOptions,
   type CimdPolicy,
-  type FetchPolicy,
 } from './clients.js';
 import { consentPage, errorPage, PAGE_HEADERS } from './pages.js';
 

@@ -38,16 +38,16 @@ export function ResourceContents({ contents }: { contents: Json[] }): ComponentC
         html !== undefined
           ? h(HtmlContent, { html, key: html })
           : typeof item['text'] === 'string'
-          ? h(TextContent, { text: item['text'], markdown: mime === 'text/markdown' })
-          : mime.startsWith('image/')
-            ? h('img', { alt: String(item['uri']), src: `data:${mime};base64,${String(item['blob'])}` })
-            : mime.startsWith('audio/')
-              ? h('audio', { controls: true, src: `data:${mime};base64,${String(item['blob'])}` })
-              : h(
-                  'p',
-                  null,
-                  `${mime || 'binary'} content, ${String(item['blob'] ?? '').length} base64 characters`,
-                );
+            ? h(TextContent, { text: item['text'], markdown: mime === 'text/markdown' })
+            : mime.startsWith('image/')
+              ? h('img', { alt: String(item['uri']), src: `data:${mime};base64,${String(item['blob'])}` })
+              : mime.startsWith('audio/')
+                ? h('audio', { controls: true, src: `data:${mime};base64,${String(item['blob'])}` })
+                : h(
+                    'p',
+                    null,
+                    `${mime || 'binary'} content, ${String(item['blob'] ?? '').length} base64 characters`,
+                  );
       return h('div', { class: 'resource' }, [h('code', null, String(item['uri'])), body]);
     }),
   );
@@ -80,11 +80,7 @@ function HtmlContent({ html }: { html: string }): ComponentChild {
     );
   }, [html]);
   return h('div', { class: 'html-content' }, [
-    h(
-      'button',
-      { class: 'small', 'aria-pressed': source, onClick: () => setSource(!source) },
-      'Show source',
-    ),
+    h('button', { class: 'small', 'aria-pressed': source, onClick: () => setSource(!source) }, 'Show source'),
     source
       ? h('pre', { class: 'text', 'data-testid': 'html-source' }, html)
       : error !== ''

@@ -128,7 +128,7 @@ export function OAuthPanel(props: {
         'button',
         {
           onClick: () => {
-            let args: Json = {};
+            let args: Json;
             try {
               args = stepUpArguments.trim() === '' ? {} : (JSON.parse(stepUpArguments) as Json);
             } catch {

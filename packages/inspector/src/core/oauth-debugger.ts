@@ -310,10 +310,6 @@ export class OAuthDebugger {
     return true;
   }
 
-  #step(name: StepName): OAuthStep {
-    return this.#steps.find((s) => s.name === name)!;
-  }
-
   async #run(step: OAuthStep): Promise<void> {
     switch (step.name) {
       case 'challenge':
@@ -643,7 +639,11 @@ export class OAuthDebugger {
       step.checks.push(fail(`${JSON.stringify(documentUrl)} is not an absolute URL`, REF.cimd));
       return;
     }
-    step.found = { how: 'Client ID Metadata Document', client_id: documentUrl, ...(hosted ? { hostedBy: 'this inspector' } : {}) };
+    step.found = {
+      how: 'Client ID Metadata Document',
+      client_id: documentUrl,
+      ...(hosted ? { hostedBy: 'this inspector' } : {}),
+    };
     if (url.protocol === 'https:') step.checks.push(pass('the client id is an https URL', REF.cimd));
     else if (url.protocol === 'http:' && isLoopbackHost(url.hostname))
       step.checks.push(
@@ -668,7 +668,11 @@ export class OAuthDebugger {
       headers: { accept: 'application/json' },
     });
     step.checks.push(
-      check(response?.status === 200, `the document is served (HTTP ${response?.status ?? 'no answer'})`, REF.cimd),
+      check(
+        response?.status === 200,
+        `the document is served (HTTP ${response?.status ?? 'no answer'})`,
+        REF.cimd,
+      ),
     );
     if (response?.status !== 200) return;
     const document = jsonOf(text);
@@ -693,7 +697,9 @@ export class OAuthDebugger {
     const list = Array.isArray(redirects) ? redirects.filter((r): r is string => typeof r === 'string') : [];
     step.checks.push(check(list.length > 0, 'redirect_uris is a non-empty list', REF.cimd));
     if (list.includes(this.#options.redirectUri))
-      step.checks.push(pass(`redirect_uris lists this inspector's callback (${this.#options.redirectUri})`, REF.cimd));
+      step.checks.push(
+        pass(`redirect_uris lists this inspector's callback (${this.#options.redirectUri})`, REF.cimd),
+      );
     else if (list.some((uri) => sameLoopbackCallback(uri, this.#options.redirectUri)))
       step.checks.push(
         warn(

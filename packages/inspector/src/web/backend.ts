@@ -121,8 +121,7 @@ class Session {
   #configTargets: readonly NamedTarget[];
   /** The config file given at launch, and what its last reading said. */
   readonly config:
-    | { readonly path: string; error: string | undefined; loadedAt: number; reloads: number }
-    | undefined;
+    { readonly path: string; error: string | undefined; loadedAt: number; reloads: number } | undefined;
 
   constructor(
     cliTargets: readonly NamedTarget[],

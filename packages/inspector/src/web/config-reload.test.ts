@@ -67,7 +67,11 @@ afterAll(async () => {
 describe('the --config file, read again', () => {
   it('follows the file when it changes, also when an editor replaces it', async () => {
     expect(await names()).toEqual(['everything', 'other']);
-    expect((await state()).config).toMatchObject({ path: file, error: null, servers: ['everything', 'other'] });
+    expect((await state()).config).toMatchObject({
+      path: file,
+      error: null,
+      servers: ['everything', 'other'],
+    });
     writeFileSync(
       file,
       config({
@@ -79,7 +83,10 @@ describe('the --config file, read again', () => {
     await expect.poll(names, { timeout: 10_000 }).toEqual(['everything', 'other', 'third']);
     // Written to a copy, then renamed over the file (as editors do).
     const copy = join(dir, 'mcp.json.tmp');
-    writeFileSync(copy, config({ everything: { command: process.execPath, args: [SERVER] }, other: { command: 'node' } }));
+    writeFileSync(
+      copy,
+      config({ everything: { command: process.execPath, args: [SERVER] }, other: { command: 'node' } }),
+    );
     renameSync(copy, file);
     await expect.poll(names, { timeout: 10_000 }).toEqual(['everything', 'other']);
     expect((await state()).targets[1]!.target.command).toBe('node');

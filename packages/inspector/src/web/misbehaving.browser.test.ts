@@ -95,8 +95,9 @@ describe('the inspector UI with a misbehaving server', () => {
           .locator('#marker')
           .evaluate(
             (el) =>
-              (globalThis as never as { getComputedStyle(e: unknown): { color: string } }).getComputedStyle(el)
-                .color,
+              (globalThis as never as { getComputedStyle(e: unknown): { color: string } }).getComputedStyle(
+                el,
+              ).color,
           ),
       ).toBe('rgb(1, 2, 3)');
       // Even code run in that frame (here by the test) has an opaque origin and cannot reach the inspector.

@@ -103,12 +103,12 @@ describe('the sandbox listener and the apps API', () => {
       await fetch(`${backend.origin}/api/timeline`, { headers: { authorization: `Bearer ${backend.token}` } })
     ).text();
     const entries = timeline.split('\n').filter((line) => line !== '');
-    expect(entries.some((line) => /refused tools\/call never_listed .*the server never listed it/.test(line))).toBe(
-      true,
-    );
-    expect(entries.some((line) => line.includes('"method":"tools/call"') && line.includes('never_listed'))).toBe(
-      false,
-    );
+    expect(
+      entries.some((line) => /refused tools\/call never_listed .*the server never listed it/.test(line)),
+    ).toBe(true);
+    expect(
+      entries.some((line) => line.includes('"method":"tools/call"') && line.includes('never_listed')),
+    ).toBe(false);
     expect((await api('apps/close', { viewId: opened.viewId })).status).toBe(200);
     expect((await fetch(opened.proxyUrl)).status).toBe(404);
     expect((await api('apps/request', { viewId: opened.viewId, method: 'ping' })).status).toBe(404);
