@@ -572,6 +572,13 @@ export class OAuthDebugger {
       await this.#clientMetadataDocument(step, documentUrl, cimdSupported);
       return;
     }
+    if (path === 'auto' && !cimdSupported && documentUrl !== '')
+      step.checks.push(
+        warn(
+          'a metadata document URL was given, but the authorization server does not advertise client_id_metadata_document_supported: Dynamic Client Registration is used',
+          REF.registration,
+        ),
+      );
     if (path === 'auto' && cimdSupported)
       step.checks.push(
         warn(

@@ -109,6 +109,19 @@ describe('the sandbox listener and the apps API', () => {
     expect(
       entries.some((line) => line.includes('"method":"tools/call"') && line.includes('never_listed')),
     ).toBe(false);
+    // A text/html resource: behind the token, served from the sandbox origin under a no-script policy.
+    const html = '<p>hi</p><script>alert(1)</script>';
+    expect((await api('html-preview', { html }, { authorization: 'Bearer wrong' })).status).toBe(401);
+    const preview = (await (await api('html-preview', { html })).json()) as { url: string };
+    expect(preview.url.startsWith(`${backend.sandboxOrigin}/html/`)).toBe(true);
+    const served = await fetch(preview.url);
+    expect(served.status).toBe(200);
+    expect(await served.text()).toBe(html);
+    const htmlCsp = served.headers.get('content-security-policy') ?? '';
+    expect(htmlCsp).toMatch(/^default-src 'none'; .*; sandbox, frame-ancestors /);
+    expect(htmlCsp).not.toMatch(/script-src|allow-scripts/);
+    expect((await fetch(`${backend.sandboxOrigin}/html/AAAAAAAAAAAAAAAAAAAAAAAA`)).status).toBe(404);
+    expect((await fetch(`${backend.origin}${new URL(preview.url).pathname}`)).status).toBe(404);
     expect((await api('apps/close', { viewId: opened.viewId })).status).toBe(200);
     expect((await fetch(opened.proxyUrl)).status).toBe(404);
     expect((await api('apps/request', { viewId: opened.viewId, method: 'ping' })).status).toBe(404);
