@@ -155,7 +155,8 @@ class Session {
     try {
       next = loadConfigTargets(config.path, cwd);
     } catch (error) {
-      config.error = `${(error as Error).message} (the previous list of servers is kept)`;
+      // One line: JSON.parse quotes the offending text, line breaks included.
+      config.error = `${(error as Error).message.replace(/\s+/g, ' ')} (the previous list of servers is kept)`;
       this.emit({ type: 'state', state: this.state() });
       return;
     }
