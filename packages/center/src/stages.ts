@@ -16,6 +16,7 @@ import {
   type ValidationReport,
 } from '@mcpengine/validator';
 import { findTestFiles, runFiles } from '@mcpengine/test-runner';
+import { advertisingUiTransport } from '@mcpengine/inspector';
 import { CLIENTS, hostPlatform, runAdd } from '@mcpengine/installer';
 import type { StageVerdict } from '@mcpengine/store';
 import type { ServerEntry } from './fleet.js';
@@ -358,10 +359,17 @@ async function tests(ctx: StageContext): Promise<StageOutcome> {
     : fail(`${line}${failures[0] === undefined ? '' : `: ${failures[0]}`}`, evidence, score);
 }
 
-async function inspectEntry(ctx: StageContext): Promise<Inspection> {
+async function inspectEntry(
+  ctx: StageContext,
+  wrapTransport?: <T extends { send(message: string): void }>(transport: T) => T,
+): Promise<Inspection> {
   const launch = stdioLaunch(ctx.server);
   const target = launch !== undefined ? { stdio: launch } : { url: ctx.server.manifest.url! };
-  return inspectServer(target, { timeoutMs: ctx.timeoutMs, signal: ctx.signal });
+  return inspectServer(target, {
+    timeoutMs: ctx.timeoutMs,
+    signal: ctx.signal,
+    ...(wrapTransport === undefined ? {} : { wrapTransport: wrapTransport as never }),
+  });
 }
 
 async function reviewed(ctx: StageContext): Promise<StageOutcome> {
@@ -389,10 +397,15 @@ async function reviewed(ctx: StageContext): Promise<StageOutcome> {
     })),
   );
   const listTokens = await countTokens(JSON.stringify({ tools: inspection.tools }));
+  // Apps: what a host that advertises MCP Apps is shown (UI metadata, app-only tools), a second look.
+  let appsSeen: Inspection | undefined;
+  if (ctx.server.manifest.apps === true)
+    appsSeen = await inspectEntry(ctx, advertisingUiTransport).catch(() => undefined);
   const checks = reviewChecks({
     tools: inspection.tools,
     resources: inspection.resources,
     apps: ctx.server.manifest.apps === true,
+    ...(appsSeen === undefined ? {} : { appsSeen: { tools: appsSeen.tools, resources: appsSeen.resources } }),
     ...(validation === undefined
       ? {}
       : {

@@ -25,6 +25,11 @@ export interface ReviewInput {
   readonly tools: readonly JsonObject[];
   readonly resources: readonly JsonObject[];
   readonly apps: boolean;
+  /**
+   * Tools and resources as a host that advertises MCP Apps (`io.modelcontextprotocol/ui`) is shown them: servers
+   * add UI metadata, and list app-only tools, only for such clients. The Apps check reads these when given.
+   */
+  readonly appsSeen?: { readonly tools: readonly JsonObject[]; readonly resources: readonly JsonObject[] };
   /** Share of MUST requirements passed per revision and transport (validates stage), if it ran. */
   readonly validation?: { readonly mustShare: number; readonly failures: readonly string[] };
   /** Security lint warnings from the validator's advisory checks. */
@@ -241,12 +246,13 @@ export function reviewChecks(input: ReviewInput): ReviewCheck[] {
   });
 
   if (input.apps) {
+    const seen = input.appsSeen ?? { tools, resources: input.resources };
     const uiUris = new Set(
-      input.resources
+      seen.resources
         .filter((resource) => String(resource['uri']).startsWith('ui://'))
         .map((resource) => String(resource['uri'])),
     );
-    const linked = tools.filter((tool) => {
+    const linked = seen.tools.filter((tool) => {
       const ui = (tool['_meta'] as JsonObject | undefined)?.['ui'] as JsonObject | undefined;
       return typeof ui?.['resourceUri'] === 'string';
     });
@@ -261,7 +267,11 @@ export function reviewChecks(input: ReviewInput): ReviewCheck[] {
       possible: 10,
       earned: linked.length > 0 && broken.length === 0 ? 10 : 0,
       evidence: [
-        `${linked.length} tools link a view; ${uiUris.size} ui:// resources listed`,
+        `${linked.length} tools link a view; ${uiUris.size} ui:// resources listed${input.appsSeen === undefined ? '' : ' (as listed to a client advertising io.modelcontextprotocol/ui)'}`,
+        ...linked.map(
+          (tool) =>
+            `${String(tool['name'])} → ${String(((tool['_meta'] as JsonObject)['ui'] as JsonObject)['resourceUri'])}`,
+        ),
         ...broken.map((tool) => `${String(tool['name'])}: its view is not listed`),
       ],
     });
