@@ -201,7 +201,10 @@ export class AppsPreviews {
   }
 
   /** Every `ui://` View the server's tools link (as a host that advertises MCP Apps sees them). */
-  async views(entry: ServerEntry, reviewCheck: ReviewCheck | undefined): Promise<{
+  async views(
+    entry: ServerEntry,
+    reviewCheck: ReviewCheck | undefined,
+  ): Promise<{
     views: AppView[];
     review: ReviewCheck | null;
     revision: string;
@@ -270,8 +273,7 @@ export class AppsPreviews {
     const listing = await this.views(entry, undefined);
     const view = listing.views.find((item) => item.uri === uri);
     if (view === undefined) throw new PreviewError(404, `${entry.name} has no view ${uri}`);
-    if (view.sample === undefined)
-      throw new PreviewError(409, view.problem ?? `${uri} cannot be previewed`);
+    if (view.sample === undefined) throw new PreviewError(409, view.problem ?? `${uri} cannot be previewed`);
     const timeline = new Timeline();
     const inspection = await this.#connect(entry, timeline);
     try {
@@ -312,9 +314,13 @@ export class AppsPreviews {
   }
 
   /** `/api/apps/request|record`: the View's calls and the page's message log, for an open preview only. */
-  async forward(route: 'request' | 'record', body: JsonObject): Promise<{ status: number; body: JsonObject }> {
+  async forward(
+    route: 'request' | 'record',
+    body: JsonObject,
+  ): Promise<{ status: number; body: JsonObject }> {
     const preview = this.#previews.get(String(body['viewId']));
-    if (preview === undefined) return { status: 404, body: { error: `no open view ${String(body['viewId'])}` } };
+    if (preview === undefined)
+      return { status: 404, body: { error: `no open view ${String(body['viewId'])}` } };
     return this.routes.handle(`POST /api/apps/${route}`, body, preview);
   }
 

@@ -241,7 +241,8 @@ export function createCenterServer(center: Center, options: CenterHttpOptions): 
           await previews.close(String(body['viewId']));
           return json(response, 200, {});
         }
-        if (parts[1] !== 'request' && parts[1] !== 'record') throw new HttpError(404, `no route ${url.pathname}`);
+        if (parts[1] !== 'request' && parts[1] !== 'record')
+          throw new HttpError(404, `no route ${url.pathname}`);
         const answer = await previews.forward(parts[1], body as never);
         return json(response, answer.status, answer.body);
       }

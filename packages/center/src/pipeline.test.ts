@@ -88,6 +88,10 @@ describe('pipeline over a fixture fleet', () => {
     expect(review.checks.map((c) => c.id)).toEqual(
       expect.arrayContaining(['validator-must', 'tests', 'token-cost', 'annotations', 'shadowing']),
     );
+    // The Apps check looks as a host advertising MCP Apps: the chart view is linked and listed.
+    const apps = review.checks.find((c) => c.id === 'mcp-apps');
+    expect(apps).toMatchObject({ earned: 10, possible: 10 });
+    expect(apps?.evidence).toContain('show_chart → ui://everything/chart.html');
     expect(review.tools.find((t) => t.name === 'echo')?.tokens).toBeGreaterThan(10);
     expect(review.listTokens).toBeGreaterThan(review.tools.length * 10);
     const installs = verdict('good', 'installable').evidence as {

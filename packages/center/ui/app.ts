@@ -394,7 +394,10 @@ async function serverPage(name: string): Promise<void> {
           ),
         )
       : el('p', { class: 'muted' }, 'Not reviewed yet.'),
-    appsSection(name, detail.entry.manifest.apps === true || review?.checks.some((c: Json) => c.id === 'mcp-apps')),
+    appsSection(
+      name,
+      detail.entry.manifest.apps === true || review?.checks.some((c: Json) => c.id === 'mcp-apps'),
+    ),
     detail.monitor.length > 0
       ? el(
           'section',
@@ -440,12 +443,21 @@ const prefersDark = (): boolean => matchMedia('(prefers-color-scheme: dark)').ma
  */
 function appsSection(name: string, expected: boolean): HTMLElement {
   const body = el('div', { id: 'apps-body' });
-  const section = el('section', { id: 'apps', 'aria-labelledby': 'apps-title' }, el('h2', { id: 'apps-title' }, 'MCP Apps'), body);
+  const section = el(
+    'section',
+    { id: 'apps', 'aria-labelledby': 'apps-title' },
+    el('h2', { id: 'apps-title' }, 'MCP Apps'),
+    body,
+  );
   const load = (): void => {
-    body.replaceChildren(el('p', { class: 'muted' }, 'Listing the views (the server is started with its mock environment)…'));
+    body.replaceChildren(
+      el('p', { class: 'muted' }, 'Listing the views (the server is started with its mock environment)…'),
+    );
     void api(`servers/${encodeURIComponent(name)}/apps`)
       .then((answer) => renderApps(name, body, answer))
-      .catch((error) => body.replaceChildren(el('p', { class: 'fail', role: 'alert' }, (error as Error).message)));
+      .catch((error) =>
+        body.replaceChildren(el('p', { class: 'fail', role: 'alert' }, (error as Error).message)),
+      );
   };
   if (expected) load();
   else
@@ -469,7 +481,11 @@ function renderApps(name: string, body: HTMLElement, answer: Json): void {
           ` — ${review.rule}. `,
           el('span', { class: 'muted' }, review.evidence.join('; ')),
         )
-      : el('p', { class: 'muted' }, 'No Apps review check yet (run the pipeline with "apps": true in fleet.json).'),
+      : el(
+          'p',
+          { class: 'muted' },
+          'No Apps review check yet (run the pipeline with "apps": true in fleet.json).',
+        ),
     views.length === 0
       ? el('p', { class: 'muted' }, `No tool links a ui:// view (revision ${answer.revision}).`)
       : el(
@@ -513,8 +529,18 @@ function renderApps(name: string, body: HTMLElement, answer: Json): void {
                 el(
                   'td',
                   {},
-                  el('div', {}, 'CSP: ', el('code', {}, JSON.stringify(view.declared.csp ?? 'none (the restrictive default)'))),
-                  el('div', {}, 'Permissions: ', el('code', {}, JSON.stringify(view.declared.permissions ?? 'none'))),
+                  el(
+                    'div',
+                    {},
+                    'CSP: ',
+                    el('code', {}, JSON.stringify(view.declared.csp ?? 'none (the restrictive default)')),
+                  ),
+                  el(
+                    'div',
+                    {},
+                    'Permissions: ',
+                    el('code', {}, JSON.stringify(view.declared.permissions ?? 'none')),
+                  ),
                 ),
                 el(
                   'td',
@@ -563,7 +589,11 @@ async function openPreview(name: string, uri: string, stage: HTMLElement): Promi
     el('option', { value: 'dark' }, 'dark'),
   ) as HTMLSelectElement;
   theme.value = prefersDark() ? 'dark' : 'light';
-  const close = el('button', { onclick: () => void closePreview('the user closed the view').then(() => stage.replaceChildren()) }, 'Close preview');
+  const close = el(
+    'button',
+    { onclick: () => void closePreview('the user closed the view').then(() => stage.replaceChildren()) },
+    'Close preview',
+  );
   stage.replaceChildren(
     el('h3', {}, `Preview of `, el('code', {}, uri)),
     el('div', { class: 'toolbar' }, status, el('label', {}, 'Theme ', theme), close),
@@ -584,7 +614,12 @@ async function openPreview(name: string, uri: string, stage: HTMLElement): Promi
   }
   info.replaceChildren(
     `${opened.tool.name}(${JSON.stringify(opened.arguments)}) from ${opened.argumentsSource}; sandbox origin ${opened.sandboxOrigin}. `,
-    el('details', {}, el('summary', {}, 'Content Security Policy of the view'), el('pre', { 'data-testid': 'app-csp' }, opened.header)),
+    el(
+      'details',
+      {},
+      el('summary', {}, 'Content Security Policy of the view'),
+      el('pre', { 'data-testid': 'app-csp' }, opened.header),
+    ),
   );
   const mounted = mountAppView({
     opened: opened as never,

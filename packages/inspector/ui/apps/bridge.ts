@@ -336,7 +336,6 @@ export function themeVariables(theme: 'light' | 'dark'): Json {
   };
 }
 
-
 /** A View mounted in a page: its backend answer, its proxy frame and bridge; `detach` removes both. */
 export interface MountedView {
   readonly opened: Opened;
