@@ -4,7 +4,7 @@
  * the stages before it in the same run (the review reads the validator's and the test runner's).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import {
@@ -131,6 +131,31 @@ function namedFiles(line: string, dir: string): string[] {
     .map((word) => (isAbsolute(word) ? word : join(dir, word)));
 }
 
+/** The newest file under `dir` (recursively, `node_modules` aside), or undefined when there is none. */
+function newestFile(dir: string): { file: string; mtimeMs: number } | undefined {
+  if (!existsSync(dir)) return undefined;
+  let newest: { file: string; mtimeMs: number } | undefined;
+  const walk = (folder: string, depth: number): void => {
+    if (depth > 12) return;
+    for (const item of readdirSync(folder, { withFileTypes: true })) {
+      if (item.name === 'node_modules' || item.name.startsWith('.')) continue;
+      const path = join(folder, item.name);
+      if (item.isDirectory()) walk(path, depth + 1);
+      else if (item.isFile()) {
+        const mtimeMs = statSync(path).mtimeMs;
+        if (newest === undefined || mtimeMs > newest.mtimeMs) newest = { file: path, mtimeMs };
+      }
+    }
+  };
+  walk(dir, 0);
+  return newest;
+}
+
+/**
+ * Built, and from the current sources: every file the command names exists, and no source under `src/` (or the
+ * App views under `view/`) is newer than the newest build output next to the entry (its folder, or the
+ * `*.tsbuildinfo` the incremental build rewrites) — a build older than its sources is a stale build.
+ */
 function builds({ server }: StageContext): StageOutcome {
   const m = server.manifest;
   if (server.kind === 'external')
@@ -138,14 +163,49 @@ function builds({ server }: StageContext): StageOutcome {
   if (m.stdio === undefined) return fail('no stdio command', {});
   const files = namedFiles(m.stdio, server.dir);
   const missing = files.filter((file) => !existsSync(file));
-  const evidence = { command: m.stdio, files: files.map((file) => ({ file, exists: existsSync(file) })) };
-  if (missing.length > 0)
-    return fail(
-      `not built: ${missing.map((file) => file.slice(server.dir.length + 1)).join(', ')} missing`,
-      evidence,
-    );
+  const relative = (file: string) => file.slice(server.dir.length + 1);
+  const evidence: Record<string, unknown> = {
+    command: m.stdio,
+    files: files.map((file) => ({ file, exists: existsSync(file) })),
+  };
+  if (missing.length > 0) return fail(`not built: ${missing.map(relative).join(', ')} missing`, evidence);
+  const inServer = files.filter((file) => file.startsWith(`${server.dir}/`));
+  if (inServer.length > 0) {
+    const outputs = [
+      ...new Set(inServer.map((file) => join(server.dir, relative(file).split('/')[0]!))),
+    ].flatMap((folder) => {
+      const found = statSync(folder).isDirectory()
+        ? newestFile(folder)
+        : { file: folder, mtimeMs: statSync(folder).mtimeMs };
+      return found === undefined ? [] : [found];
+    });
+    for (const name of readdirSync(server.dir))
+      if (name.endsWith('.tsbuildinfo'))
+        outputs.push({ file: join(server.dir, name), mtimeMs: statSync(join(server.dir, name)).mtimeMs });
+    const built = outputs.sort((a, b) => b.mtimeMs - a.mtimeMs)[0];
+    const sources = ['src', 'view']
+      .map((folder) => newestFile(join(server.dir, folder)))
+      .filter((found) => found !== undefined)
+      .sort((a, b) => b.mtimeMs - a.mtimeMs)[0];
+    evidence['newestOutput'] = built && {
+      file: relative(built.file),
+      at: new Date(built.mtimeMs).toISOString(),
+    };
+    evidence['newestSource'] = sources && {
+      file: relative(sources.file),
+      at: new Date(sources.mtimeMs).toISOString(),
+    };
+    // A second of slack: file systems round times, and a build writes its outputs right after reading.
+    if (built !== undefined && sources !== undefined && sources.mtimeMs > built.mtimeMs + 1000)
+      return fail(
+        `stale build: ${relative(sources.file)} is newer than the build output (${relative(built.file)}); run npm run build`,
+        evidence,
+      );
+  }
   return pass(
-    files.length === 0 ? 'command has no file to check' : `built: ${files.length} entry file(s) present`,
+    files.length === 0
+      ? 'command has no file to check'
+      : `built: ${files.length} entry file(s) present, not older than the sources`,
     evidence,
   );
 }
