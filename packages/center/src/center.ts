@@ -145,10 +145,17 @@ export class Center {
 
   async runDetail(
     id: string,
-  ): Promise<{ run: RunRecord; results: StageResult[]; active: boolean } | undefined> {
+  ): Promise<
+    { run: RunRecord; results: StageResult[]; active: boolean; running: string[] } | undefined
+  > {
     const run = await this.store.getRun(id);
     if (run === undefined) return undefined;
-    return { run, results: await this.store.runResults(id), active: this.runner.active.includes(id) };
+    return {
+      run,
+      results: await this.store.runResults(id),
+      active: this.runner.active.includes(id),
+      running: this.runner.runningStages(id),
+    };
   }
 
   /** The latest review of a server as a report, or undefined when it was never reviewed. */

@@ -76,8 +76,10 @@ export async function startCenter(options: StartOptions): Promise<RunningCenter>
   const token = options.token ?? randomBytes(24).toString('base64url');
   // The MCP Apps sandbox: the inspector's proxy listener on another loopback port, framable by this page only.
   let port = options.port;
+  // The page is served on 127.0.0.1 (reachable as localhost too); `[::1]` is left out: the center does not listen
+  // there, and Chromium refuses an IPv6 literal in `frame-ancestors`.
   const sandbox = await startSandbox('127.0.0.1', () =>
-    [...allowedHosts(port)].map((host) => `http://${host}`),
+    [...allowedHosts(port)].filter((host) => !host.startsWith('[')).map((host) => `http://${host}`),
   );
   const previews = new AppsPreviews(sandbox, options.timeoutMs ?? 30_000);
   const server = createCenterServer(center, { token, assetsDir: ASSETS_DIR, previews });

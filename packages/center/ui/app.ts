@@ -28,6 +28,15 @@ function api(path: string, init: RequestInit = {}): Promise<Json> {
 
 type Child = Node | string | number | null | undefined | false;
 
+/** The page's content; absent parts (`null`, `false`) are left out, never shown as text. */
+function show(...children: Child[]): void {
+  show(
+    ...children
+      .filter((child) => child !== null && child !== undefined && child !== false)
+      .map((child) => (child instanceof Node ? child : String(child))),
+  );
+}
+
 function el(
   tag: string,
   attrs: Record<string, string | (() => void)> = {},
@@ -189,7 +198,7 @@ async function fleetPage(): Promise<void> {
     placeholder: 'npx -y some-mcp-server  or  https://host/mcp',
     'aria-label': 'Command line or URL of an external server',
   }) as HTMLInputElement;
-  main.replaceChildren(
+  show(
     el('h1', {}, 'Fleet'),
     el(
       'div',
@@ -283,7 +292,7 @@ async function serverPage(name: string): Promise<void> {
   const tests = latest.tests?.evidence?.passed !== undefined ? latest.tests.evidence : undefined;
   const link = (format: string) =>
     `/api/servers/${encodeURIComponent(name)}/review?format=${format}&token=${encodeURIComponent(token)}`;
-  main.replaceChildren(
+  show(
     el('h1', {}, detail.entry.manifest.title ?? name),
     el('p', { class: 'muted' }, detail.entry.manifest.description ?? '', ' ', `(${detail.entry.kind})`),
     el(
@@ -533,13 +542,13 @@ function renderApps(name: string, body: HTMLElement, answer: Json): void {
                     'div',
                     {},
                     'CSP: ',
-                    el('code', {}, JSON.stringify(view.declared.csp ?? 'none (the restrictive default)')),
+                    view.declared.csp ? el('code', {}, JSON.stringify(view.declared.csp)) : 'none (the restrictive default)',
                   ),
                   el(
                     'div',
                     {},
                     'Permissions: ',
-                    el('code', {}, JSON.stringify(view.declared.permissions ?? 'none')),
+                    view.declared.permissions ? el('code', {}, JSON.stringify(view.declared.permissions)) : 'none',
                   ),
                 ),
                 el(
@@ -652,7 +661,7 @@ async function runPage(id: string): Promise<void> {
   runView = {
     id,
     results: new Map(detail.results.map((r: Json) => [`${r.server}/${r.stage}`, r])),
-    running: new Set(),
+    running: new Set(detail.running ?? []),
   };
   renderRun(detail.run, detail.active);
 }
@@ -662,7 +671,7 @@ function renderRun(run: Json, active: boolean): void {
   const view = runView;
   const total = run.servers.length * run.stages.length;
   const done = view.results.size;
-  main.replaceChildren(
+  show(
     el('h1', {}, `Run ${run.id}`),
     el(
       'p',
@@ -764,6 +773,19 @@ function renderRun(run: Json, active: boolean): void {
   );
 }
 
+/** The fleet table follows a run live, at most every two seconds, unless someone is typing a server to add. */
+let fleetRefresh: ReturnType<typeof setTimeout> | undefined;
+function refreshFleet(): void {
+  if (fleetRefresh !== undefined) return;
+  fleetRefresh = setTimeout(() => {
+    fleetRefresh = undefined;
+    const input = document.getElementById('add-stdio') as HTMLInputElement | null;
+    const onFleet = location.hash === '' || location.hash === '#/';
+    if (onFleet && input !== null && input.value === '' && document.activeElement !== input)
+      void fleetPage().catch(() => undefined);
+  }, 2000);
+}
+
 function connectEvents(): void {
   const source = new EventSource(`/api/events?token=${encodeURIComponent(token)}`);
   source.addEventListener('stage-start', (message) => {
@@ -777,6 +799,7 @@ function connectEvents(): void {
   source.addEventListener('stage-end', (message) => {
     const { result } = JSON.parse((message as MessageEvent).data);
     live.textContent = `${result.server}: ${result.stage} ${result.verdict}`;
+    refreshFleet();
     if (runView?.id === result.runId) {
       runView.running.delete(`${result.server}/${result.stage}`);
       runView.results.set(`${result.server}/${result.stage}`, result);
@@ -792,7 +815,7 @@ function connectEvents(): void {
 }
 
 async function runsPage(): Promise<void> {
-  main.replaceChildren(el('h1', {}, 'Runs'), runsTable(await api('runs')));
+  show(el('h1', {}, 'Runs'), runsTable(await api('runs')));
 }
 
 async function route(): Promise<void> {
@@ -805,7 +828,7 @@ async function route(): Promise<void> {
     else if (page === 'runs') await runsPage();
     else await fleetPage();
   } catch (error) {
-    main.replaceChildren(el('h1', {}, 'Error'), el('p', { class: 'fail' }, (error as Error).message));
+    show(el('h1', {}, 'Error'), el('p', { class: 'fail' }, (error as Error).message));
   }
 }
 
