@@ -145,9 +145,7 @@ export class Center {
 
   async runDetail(
     id: string,
-  ): Promise<
-    { run: RunRecord; results: StageResult[]; active: boolean; running: string[] } | undefined
-  > {
+  ): Promise<{ run: RunRecord; results: StageResult[]; active: boolean; running: string[] } | undefined> {
     const run = await this.store.getRun(id);
     if (run === undefined) return undefined;
     return {

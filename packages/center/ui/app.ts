@@ -542,13 +542,17 @@ function renderApps(name: string, body: HTMLElement, answer: Json): void {
                     'div',
                     {},
                     'CSP: ',
-                    view.declared.csp ? el('code', {}, JSON.stringify(view.declared.csp)) : 'none (the restrictive default)',
+                    view.declared.csp
+                      ? el('code', {}, JSON.stringify(view.declared.csp))
+                      : 'none (the restrictive default)',
                   ),
                   el(
                     'div',
                     {},
                     'Permissions: ',
-                    view.declared.permissions ? el('code', {}, JSON.stringify(view.declared.permissions)) : 'none',
+                    view.declared.permissions
+                      ? el('code', {}, JSON.stringify(view.declared.permissions))
+                      : 'none',
                   ),
                 ),
                 el(
