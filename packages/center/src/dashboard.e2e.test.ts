@@ -182,14 +182,9 @@ describe('MCP Apps previews on the server page, through the inspector host', () 
       // The View's frame has an opaque origin, and the dashboard cannot reach into the proxy's document.
       expect(await view.evaluate(() => (globalThis as never as { origin: string }).origin)).toBe('null');
       expect(
-        await page.evaluate(() => {
-          const frame = document.querySelector('iframe.app-frame') as HTMLIFrameElement;
-          try {
-            return frame.contentDocument === null ? 'blocked' : 'reachable';
-          } catch {
-            return 'blocked';
-          }
-        }),
+        await page.evaluate(
+          `(() => { try { return document.querySelector('iframe.app-frame').contentDocument === null ? 'blocked' : 'reachable'; } catch { return 'blocked'; } })()`,
+        ),
       ).toBe('blocked');
       // The page allows frames only from the sandbox origin.
       const response = await page.request.get(center.url);
