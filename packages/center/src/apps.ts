@@ -319,6 +319,10 @@ export class AppsPreviews {
     body: JsonObject,
   ): Promise<{ status: number; body: JsonObject }> {
     const preview = this.#previews.get(String(body['viewId']));
+    // The page records a View's last messages (its teardown) while it closes: those arrive after `close`, and
+    // are dropped without an error. Requests of a closed View are refused.
+    if (preview === undefined && route === 'record')
+      return { status: 200, body: { dropped: 'the view is closed' } };
     if (preview === undefined)
       return { status: 404, body: { error: `no open view ${String(body['viewId'])}` } };
     return this.routes.handle(`POST /api/apps/${route}`, body, preview);

@@ -131,16 +131,21 @@ export class Center {
     return { servers, runs: await this.store.listRuns(30), active: this.runner.active, stages: STAGES };
   }
 
-  async serverDetail(
-    name: string,
-  ): Promise<
-    { entry: ServerEntry; summary: ServerSummary; monitor: MonitorCheck[]; drift: Drift[] } | undefined
+  async serverDetail(name: string): Promise<
+    | {
+        entry: ServerEntry;
+        summary: ServerSummary;
+        monitor: MonitorCheck[];
+        drift: Drift[];
+        stages: readonly string[];
+      }
+    | undefined
   > {
     const entry = (await this.servers()).find((server) => server.name === name);
     if (entry === undefined) return undefined;
     const summary = summarizeServer(await this.store.serverHistory(name, HISTORY));
     const monitor = await this.store.monitorChecks(name, 100);
-    return { entry, summary, monitor, drift: driftOf(monitor) };
+    return { entry, summary, monitor, drift: driftOf(monitor), stages: STAGES };
   }
 
   async runDetail(

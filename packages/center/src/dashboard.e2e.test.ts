@@ -65,6 +65,9 @@ describe('dashboard in headless Chromium', () => {
     const verdicts = await page.locator('#verdicts').innerText();
     expect(verdicts).toMatch(/packaged\s+fail/);
     expect(verdicts).toMatch(/validates\s+fail/);
+    // Stages in pipeline order, and absent sections leave no stray text.
+    expect(verdicts.indexOf('described')).toBeLessThan(verdicts.indexOf('generated'));
+    expect(await page.locator('main').innerText()).not.toMatch(/^(null|undefined|false)$/m);
     await page.locator('#verdicts details summary').first().click();
     expect(await page.locator('#verdicts pre').first().innerText()).toContain('"manifest"');
 

@@ -30,7 +30,7 @@ type Child = Node | string | number | null | undefined | false;
 
 /** The page's content; absent parts (`null`, `false`) are left out, never shown as text. */
 function show(...children: Child[]): void {
-  show(
+  main.replaceChildren(
     ...children
       .filter((child) => child !== null && child !== undefined && child !== false)
       .map((child) => (child instanceof Node ? child : String(child))),
@@ -333,17 +333,20 @@ async function serverPage(name: string): Promise<void> {
       el(
         'tbody',
         {},
-        ...Object.values(latest).map((result: Json) =>
-          el(
-            'tr',
-            {},
-            el('td', {}, result.stage),
-            el('td', { class: verdictClass(result.verdict) }, result.verdict),
-            el('td', {}, result.summary),
-            el('td', { class: 'num' }, `${(result.durationMs / 1000).toFixed(1)} s`),
-            el('td', {}, evidenceBlock(result.evidence)),
+        // In pipeline order: stages finished in the same millisecond come back from the store in any order.
+        ...Object.values(latest)
+          .sort((a: Json, b: Json) => detail.stages.indexOf(a.stage) - detail.stages.indexOf(b.stage))
+          .map((result: Json) =>
+            el(
+              'tr',
+              {},
+              el('td', {}, result.stage),
+              el('td', { class: verdictClass(result.verdict) }, result.verdict),
+              el('td', {}, result.summary),
+              el('td', { class: 'num' }, `${(result.durationMs / 1000).toFixed(1)} s`),
+              el('td', {}, evidenceBlock(result.evidence)),
+            ),
           ),
-        ),
       ),
     ),
     tests
