@@ -181,6 +181,11 @@ describe('interrupted runs', () => {
     try {
       const center = new Center(store, fleet.root, SETTINGS);
       const servers = await center.servers();
+      // The stages under way are known while they run (a run page opened mid-run shows them).
+      const seenRunning: string[][] = [];
+      center.runner.on('event', (event) => {
+        if (event.type === 'stage-start') seenRunning.push(center.runner.runningStages(event.runId));
+      });
       const { run, done } = await center.runner.start({ servers, ...SETTINGS });
       // Cancel as soon as the first stage is written: the run stops between stages.
       await new Promise<void>((resolve) => {
@@ -193,6 +198,8 @@ describe('interrupted runs', () => {
         center.runner.on('event', cancelOnFirst);
       });
       expect((await done).status).toBe('cancelled');
+      expect(seenRunning[0]).toEqual(['broken/described']);
+      expect(center.runner.runningStages(run.id)).toEqual([]);
       const before = await store.runResults(run.id);
       expect(before.length).toBeGreaterThanOrEqual(1);
       expect(before.length).toBeLessThan(8);

@@ -134,8 +134,8 @@ export class Runner extends EventEmitter<{ event: [RunEvent] }> {
           earlier.set(stage, previous);
           continue;
         }
-        emit({ type: 'stage-start', runId: run.id, server: server.name, stage });
         running.add(`${server.name}/${stage}`);
+        emit({ type: 'stage-start', runId: run.id, server: server.name, stage });
         const started = performance.now();
         const outcome = await runStage(stage, {
           server,
