@@ -130,4 +130,23 @@ describe('the Apps review check', () => {
     expect(unlisted.earned).toBe(0);
     expect(unlisted.evidence).toContain('show_chart: its view is not listed');
   });
+
+  it('scores the validator’s Apps rules: passes count, SHOULD warnings half, failures nothing', () => {
+    const rules = reviewChecks({
+      ...base,
+      appsRules: [
+        { id: 'apps.a', level: 'MUST', verdict: 'pass', detail: 'ok' },
+        { id: 'apps.b', level: 'SHOULD', verdict: 'warn', detail: 'no prefersBorder' },
+        { id: 'apps.c', level: 'MUST', verdict: 'fail', detail: 'wrong mimeType' },
+        { id: 'apps.d', level: 'MUST', verdict: 'pass', detail: 'ok' },
+        { id: 'apps.e', level: 'MUST', verdict: 'not-applicable', detail: '' },
+      ],
+    }).find((check) => check.id === 'mcp-apps-rules')!;
+    expect(rules.earned).toBe(6.25);
+    expect(rules.evidence).toEqual([
+      '2 of 4 applicable rules passed, 1 warned, 1 failed',
+      'apps.b (SHOULD) warn: no prefersBorder',
+      'apps.c (MUST) fail: wrong mimeType',
+    ]);
+  });
 });

@@ -92,6 +92,8 @@ describe('pipeline over a fixture fleet', () => {
     const apps = review.checks.find((c) => c.id === 'mcp-apps');
     expect(apps).toMatchObject({ earned: 10, possible: 10 });
     expect(apps?.evidence).toContain('show_chart → ui://everything/chart.html');
+    // And the validator's Apps rules ran against it (validate --apps): every rule that applies passes.
+    expect(review.checks.find((c) => c.id === 'mcp-apps-rules')).toMatchObject({ earned: 10, possible: 10 });
     expect(review.tools.find((t) => t.name === 'echo')?.tokens).toBeGreaterThan(10);
     expect(review.listTokens).toBeGreaterThan(review.tools.length * 10);
     const installs = verdict('good', 'installable').evidence as {

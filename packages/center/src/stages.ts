@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import {
+  runAppsValidation,
   runValidation,
   StdioTarget,
   StreamableHttpTarget,
@@ -432,6 +433,40 @@ async function inspectEntry(
   });
 }
 
+type AppsRuleVerdict = 'pass' | 'fail' | 'warn' | 'not-applicable';
+
+/** The validator's MCP Apps rules against the server (`validate --apps`: read-only app tools are called). */
+async function appsValidation(
+  ctx: StageContext,
+): Promise<{ id: string; level: string; verdict: AppsRuleVerdict; detail: string }[]> {
+  const launch = stdioLaunch(ctx.server);
+  const target =
+    launch !== undefined
+      ? new StdioTarget({ ...launch }, ctx.timeoutMs, ctx.server.manifest.stdio!)
+      : new StreamableHttpTarget({
+          url: ctx.server.manifest.url!,
+          headers: {},
+          timeoutMs: Math.min(ctx.timeoutMs, 10_000),
+        });
+  const report = await runAppsValidation({
+    target,
+    timeoutMs: ctx.timeoutMs,
+    callTools: new Set(),
+    callAll: false,
+  });
+  return report.rules.map((rule) => ({
+    id: rule.id,
+    level: rule.level,
+    verdict: rule.verdict,
+    detail: (
+      rule.notRun ??
+      rule.outcomes.find((outcome) => outcome.status === 'fail')?.detail ??
+      rule.outcomes[0]?.detail ??
+      ''
+    ).slice(0, 300),
+  }));
+}
+
 async function reviewed(ctx: StageContext): Promise<StageOutcome> {
   let inspection: Inspection;
   try {
@@ -459,13 +494,17 @@ async function reviewed(ctx: StageContext): Promise<StageOutcome> {
   const listTokens = await countTokens(JSON.stringify({ tools: inspection.tools }));
   // Apps: what a host that advertises MCP Apps is shown (UI metadata, app-only tools), a second look.
   let appsSeen: Inspection | undefined;
-  if (ctx.server.manifest.apps === true)
+  let appsRules: { id: string; level: string; verdict: AppsRuleVerdict; detail: string }[] | undefined;
+  if (ctx.server.manifest.apps === true) {
     appsSeen = await inspectEntry(ctx, advertisingUiTransport).catch(() => undefined);
+    appsRules = await appsValidation(ctx).catch(() => undefined);
+  }
   const checks = reviewChecks({
     tools: inspection.tools,
     resources: inspection.resources,
     apps: ctx.server.manifest.apps === true,
     ...(appsSeen === undefined ? {} : { appsSeen: { tools: appsSeen.tools, resources: appsSeen.resources } }),
+    ...(appsRules === undefined ? {} : { appsRules }),
     ...(validation === undefined
       ? {}
       : {

@@ -30,6 +30,13 @@ export interface ReviewInput {
    * add UI metadata, and list app-only tools, only for such clients. The Apps check reads these when given.
    */
   readonly appsSeen?: { readonly tools: readonly JsonObject[]; readonly resources: readonly JsonObject[] };
+  /** The validator's MCP Apps rules (`validate --apps`), when they ran: each rule's verdict and first finding. */
+  readonly appsRules?: readonly {
+    readonly id: string;
+    readonly level: string;
+    readonly verdict: 'pass' | 'fail' | 'warn' | 'not-applicable';
+    readonly detail: string;
+  }[];
   /** Share of MUST requirements passed per revision and transport (validates stage), if it ran. */
   readonly validation?: { readonly mustShare: number; readonly failures: readonly string[] };
   /** Security lint warnings from the validator's advisory checks. */
@@ -275,6 +282,24 @@ export function reviewChecks(input: ReviewInput): ReviewCheck[] {
         ...broken.map((tool) => `${String(tool['name'])}: its view is not listed`),
       ],
     });
+    if (input.appsRules !== undefined) {
+      const applicable = input.appsRules.filter((rule) => rule.verdict !== 'not-applicable');
+      const passed = applicable.filter((rule) => rule.verdict === 'pass').length;
+      const warned = applicable.filter((rule) => rule.verdict === 'warn').length;
+      checks.push({
+        id: 'mcp-apps-rules',
+        title: 'MCP Apps rules (validate --apps)',
+        rule: '10 points × (rules passed + half of SHOULD rules warned) / rules that apply, from the validator’s MCP Apps rules',
+        possible: 10,
+        earned: round(10 * share(passed + warned / 2, applicable.length)),
+        evidence: [
+          `${passed} of ${applicable.length} applicable rules passed, ${warned} warned, ${applicable.length - passed - warned} failed`,
+          ...applicable
+            .filter((rule) => rule.verdict !== 'pass')
+            .map((rule) => `${rule.id} (${rule.level}) ${rule.verdict}: ${rule.detail}`),
+        ],
+      });
+    }
   }
   return checks;
 }
