@@ -203,10 +203,10 @@ export class AppsPreviews {
   /** Every `ui://` View the server's tools link (as a host that advertises MCP Apps sees them). */
   async views(
     entry: ServerEntry,
-    reviewCheck: ReviewCheck | undefined,
+    reviewChecks: readonly ReviewCheck[] | undefined,
   ): Promise<{
     views: AppView[];
-    review: ReviewCheck | null;
+    review: readonly ReviewCheck[];
     revision: string;
   }> {
     const inspection = await this.#connect(entry);
@@ -258,7 +258,7 @@ export class AppsPreviews {
           problem,
         });
       }
-      return { views, review: reviewCheck ?? null, revision: inspection.revision };
+      return { views, review: reviewChecks ?? [], revision: inspection.revision };
     } finally {
       await inspection.close().catch(() => undefined);
     }

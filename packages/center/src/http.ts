@@ -210,7 +210,9 @@ export function createCenterServer(center: Center, options: CenterHttpOptions): 
         const previews = needPreviews();
         const entry = (await center.servers()).find((server) => server.name === parts[1]);
         if (entry === undefined) throw new HttpError(404, `no server ${parts[1]}`);
-        const review = (await center.review(entry.name))?.checks.find((check) => check.id === 'mcp-apps');
+        const review = (await center.review(entry.name))?.checks.filter((check) =>
+          check.id.startsWith('mcp-apps'),
+        );
         try {
           return json(response, 200, await previews.views(entry, review));
         } catch (error) {

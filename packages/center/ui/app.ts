@@ -481,17 +481,23 @@ function appsSection(name: string, expected: boolean): HTMLElement {
 }
 
 function renderApps(name: string, body: HTMLElement, answer: Json): void {
-  const review: Json | null = answer.review;
+  const review: Json[] = answer.review;
   const views: Json[] = answer.views;
   const stage = el('div', { id: 'app-preview' });
   body.replaceChildren(
-    review
+    review.length > 0
       ? el(
-          'p',
-          {},
-          el('strong', {}, `Review check: ${review.earned} / ${review.possible} points`),
-          ` — ${review.rule}. `,
-          el('span', { class: 'muted' }, review.evidence.join('; ')),
+          'ul',
+          { class: 'plain', id: 'app-checks' },
+          ...review.map((check) =>
+            el(
+              'li',
+              {},
+              el('strong', {}, `${check.title}: ${check.earned} / ${check.possible} points`),
+              ` — ${check.rule}. `,
+              el('span', { class: 'muted' }, check.evidence.join('; ')),
+            ),
+          ),
         )
       : el(
           'p',
