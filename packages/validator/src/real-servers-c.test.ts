@@ -27,8 +27,9 @@ const GIT: RealServer = {
   prepare: (scratch) => {
     execFileSync('git', ['init', '--quiet', scratch]);
   },
-  // Paths outside the scratch repository are refused.
-  env: (scratch) => ({ GIT_BASE_DIR: scratch }),
+  // Paths outside the scratch repository are refused. Under vitest NODE_ENV is "test", which silences its log,
+  // and with it the line that says it listens: run it as it runs by default.
+  env: (scratch) => ({ GIT_BASE_DIR: scratch, NODE_ENV: 'development' }),
 };
 
 const limited = limiter(2);
