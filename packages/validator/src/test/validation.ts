@@ -1,7 +1,7 @@
 /** Test support for validating a whole reference server, as the command line does with its defaults. */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { PACKAGE_DIR } from '../paths.js';
 import type { ValidationReport } from '../report/model.js';
 import { runValidation } from '../run.js';
@@ -56,7 +56,7 @@ export interface RealServer {
   readonly name: string;
   /** docs/validator/<document>: the expected findings. */
   readonly document: string;
-  /** The entry point inside the package, and the arguments it needs. */
+  /** The entry point inside the package (or an absolute path: a script of corpus/real), and its arguments. */
   readonly entry: string;
   readonly args?: (scratch: string) => readonly string[];
   readonly env?: (scratch: string) => Readonly<Record<string, string>>;
@@ -78,6 +78,10 @@ export interface RealHttpServer extends RealServer {
   readonly path: string;
 }
 
+function script(server: RealServer): string {
+  return isAbsolute(server.entry) ? server.entry : join(NODE_MODULES, server.name, server.entry);
+}
+
 function scratchDirectory(server: RealServer): string {
   const scratch = mkdtempSync(join(tmpdir(), 'mcpengine-validator-real-'));
   server.prepare?.(scratch);
@@ -91,7 +95,7 @@ export function validateRealServer(server: RealServer): Promise<ValidationReport
     new StdioTarget(
       {
         command: process.execPath,
-        args: [join(NODE_MODULES, server.name, server.entry), ...(server.args?.(scratch) ?? [])],
+        args: [script(server), ...(server.args?.(scratch) ?? [])],
         env: server.env?.(scratch) ?? {},
         cwd: scratch,
       },
@@ -111,11 +115,7 @@ export async function validateRealHttpServer(server: RealHttpServer): Promise<Va
   const listen = server.listen(port);
   const running = await startHttpServer(
     process.execPath,
-    [
-      join(NODE_MODULES, server.name, server.entry),
-      ...(server.args?.(scratch) ?? []),
-      ...(listen.args ?? []),
-    ],
+    [script(server), ...(server.args?.(scratch) ?? []), ...(listen.args ?? [])],
     server.announce,
     {
       env: { ...server.env?.(scratch), ...listen.env },
