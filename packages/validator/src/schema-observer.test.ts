@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import type { Received } from '@mcpengine/wire';
 import {
   badMetaKeys,
   envelopeProblems,
+  isGarbage,
+  SchemaObserver,
   metaKeyFacets,
   violationFacets,
   wireOracle,
@@ -26,6 +29,30 @@ describe('the JSON-RPC envelope', () => {
       { text: 'neither result nor error is set', facet: 'result-or-error' },
       { text: 'no id', facet: 'id' },
     ]);
+  });
+});
+
+describe('replies to garbage input', () => {
+  it('may carry "id": null whatever their code: a wrong code is a robustness finding, not an id one', () => {
+    expect(isGarbage('{"jsonrpc": "2.0", "id": 41, "method": "ping", "params": {')).toBe(true);
+    expect(isGarbage('{"jsonrpc":"2.0","id":"bad-1","method":42}')).toBe(true);
+    expect(isGarbage('{"jsonrpc":"1.0","id":"bad-2","method":"ping"}')).toBe(true);
+    expect(isGarbage('[{"jsonrpc":"2.0","id":1,"method":"ping"}]')).toBe(true);
+    expect(isGarbage('{"jsonrpc":"2.0","id":7,"method":"ping"}')).toBe(false);
+
+    const failures: string[] = [];
+    const observer = new SchemaObserver('2025-11-25', {
+      pass: () => undefined,
+      fail: (check, _message, _evidence, facets) =>
+        void failures.push(`${check}#${(facets ?? []).join(',')}`),
+    });
+    const reply = (text: string): Received => ({ at: 0, text, message: JSON.parse(text) as unknown });
+    const nullId = '{"jsonrpc":"2.0","error":{"code":-32603,"message":"Error in httpTransport"},"id":null}';
+    observer.raw(reply(nullId), undefined, '{"jsonrpc": "2.0", "id": 41, "method": "ping", "params": {');
+    expect(failures).toEqual([]);
+    // A request whose id was readable must get that id back.
+    observer.raw(reply(nullId), undefined, '{"jsonrpc":"2.0","id":7,"method":"ping"}');
+    expect(failures).toContain('schema.envelope#id-null');
   });
 });
 

@@ -131,6 +131,23 @@ export function envelopeProblems(message: unknown): EnvelopeProblem[] {
   return problems;
 }
 
+/** Input whose id a server cannot read: not JSON, not a single object, or not a valid request object. */
+export function isGarbage(sent: string): boolean {
+  let value: unknown;
+  try {
+    value = JSON.parse(sent);
+  } catch {
+    return true;
+  }
+  if (!isObject(value)) return true;
+  const id = value['id'];
+  return (
+    value['jsonrpc'] !== '2.0' ||
+    typeof value['method'] !== 'string' ||
+    (typeof id !== 'string' && typeof id !== 'number')
+  );
+}
+
 /** The facets of a schema check that an oracle finding breaks, read off its errors. */
 export function violationFacets(definition: string, errors: readonly string[]): string[] {
   const facets = new Set<string>();
@@ -239,11 +256,19 @@ export class SchemaObserver {
           ? SCHEMA_SERVER_REQUEST
           : SCHEMA_NOTIFICATION
         : SCHEMA_RESPONSE;
+    // An error with `"id": null` answering garbage (invalid JSON, an invalid request object) is what JSON-RPC
+    // asks for when the id cannot be read; only its code can be wrong, and that is the robustness checks'
+    // finding (jsonrpc.parse-error, jsonrpc.invalid-request), never a MUST of its own.
+    const message =
+      check === SCHEMA_RESPONSE &&
+      received.message['id'] === null &&
+      'error' in received.message &&
+      isGarbage(sent)
+        ? { ...received.message, id: 0 }
+        : received.message;
     if (check === SCHEMA_RESPONSE)
-      this.#envelope(received.message, [
-        { label: 'response to a raw message', sent, received: received.text },
-      ]);
-    this.#check(check, received.message, inReplyTo, [
+      this.#envelope(message, [{ label: 'response to a raw message', sent, received: received.text }]);
+    this.#check(check, message, inReplyTo, [
       { label: 'response to a raw message', sent, received: received.text },
     ]);
   }

@@ -79,6 +79,8 @@ export interface RunningServer {
 
 export interface StartOptions {
   readonly env?: Readonly<Record<string, string>>;
+  /** The server's working directory (default: the test's). */
+  readonly cwd?: string;
   /** Builds the URL from the announcement's match (default: its first group). */
   readonly url?: (match: RegExpExecArray) => string;
 }
@@ -97,6 +99,7 @@ export function startHttpServer(
     const child = spawn(command, [...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, ...options.env },
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     });
     let output = '';
     let announced = false;
