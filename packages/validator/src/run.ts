@@ -20,6 +20,7 @@ import type { Outcome } from './outcomes.js';
 import { revisionReport, type RevisionReport, type ValidationReport } from './report/model.js';
 import { hasCapability, profileOf } from './session.js';
 import type { Target } from './target.js';
+import type { Lane, Timings } from './timings.js';
 import { isObject, resultOf } from '@mcpengine/wire';
 
 export interface RunOptions {
@@ -31,13 +32,14 @@ export interface RunOptions {
   readonly totalTimeoutMs: number;
   /** How many revisions run at once. */
   readonly concurrency?: number;
+  /** Where the time goes (`--timings`). */
+  readonly timings?: Timings;
 }
 
 export const VALIDATOR = { name: 'mcpengine validate', version: '0.1.0' } as const;
 
 /** The probes that only read what the others produced, in PROBES order from the first of them on. */
 const PASSIVE = new Set([
-  'stdio shutdown',
   'logging opt-in',
   'log and cancellation notifications',
   'response ids',
@@ -125,9 +127,14 @@ async function validateRevision(
   );
   const reachable = era === 'modern' ? discovery.modern : discovery.legacy.includes(revision);
   const outcomes: Outcome[] = [];
+  const timings = options.timings;
+  const revisionStart = timings?.now() ?? 0;
   try {
     const applicable = PROBES.filter((probe) => appliesTo(probe, revision, era, options.target.kind));
-    const runLane = async (probes: readonly Probe[]): Promise<void> => {
+    // On stdio every fresh connection is a server start: start those the probes will need now, side by side.
+    if (reachable && options.target.kind === 'stdio')
+      state.warm(applicable.reduce((sum, probe) => sum + (probe.fresh?.(state) ?? 0), 0));
+    const runLane = async (probes: readonly Probe[], lane: Lane): Promise<void> => {
       for (const probe of probes) {
         if (!reachable && !WITHOUT_SESSION.has(probe.name)) {
           for (const check of probe.checks) {
@@ -143,11 +150,9 @@ async function validateRevision(
           }
           continue;
         }
-        const before = Date.now();
+        const before = timings?.now() ?? 0;
         outcomes.push(...(await runProbe(probe, state, deadline)));
-        if (process.env['MCPENGINE_VALIDATE_TIMING'] === '1') {
-          process.stderr.write(`[timing] ${revision} ${probe.name}: ${Date.now() - before} ms\n`);
-        }
+        timings?.probe(revision, lane, probe.name, before);
       }
     };
     // The passive judges come last in PROBES: they run once every lane is done.
@@ -158,14 +163,23 @@ async function validateRevision(
     // `server/discover`, and what a server makes of that must not depend on whether another lane's request
     // reached the process before (interpretations.md, "A notification right after server/discover on stdio").
     const first = active.filter((probe) => probe === modernHandshake);
-    await runLane(first);
+    await runLane(first, 'first');
     const rest = active.filter((probe) => probe !== modernHandshake);
     await Promise.all([
-      runLane(rest.filter((probe) => probe.lane === 'isolated')),
-      runLane(rest.filter((probe) => probe.lane === 'robustness')),
-      runLane(rest.filter((probe) => probe.lane === undefined)),
+      runLane(
+        rest.filter((probe) => probe.lane === 'isolated'),
+        'isolated',
+      ),
+      runLane(
+        rest.filter((probe) => probe.lane === 'robustness'),
+        'robustness',
+      ),
+      runLane(
+        rest.filter((probe) => probe.lane === undefined),
+        'shared',
+      ),
     ]);
-    await runLane(passive);
+    await runLane(passive, 'passive');
     const connections = judgeConnections(state);
     if (connections !== undefined) state.outcomes.push(connections);
     state.schema.finish((check, reason) =>
@@ -174,6 +188,7 @@ async function validateRevision(
     outcomes.push(...state.outcomes);
   } finally {
     await state.close();
+    timings?.revision(revision, revisionStart, state.channels.length);
   }
   const profile = state.profile;
   return {
@@ -191,7 +206,9 @@ export async function runValidation(options: RunOptions): Promise<ValidationRepo
   const deadline = started + options.totalTimeoutMs;
   const notes: string[] = [];
   try {
-    const discovery = await discover(options.target, options.settings.requestTimeoutMs);
+    const discovery = await (options.timings?.phase('discovery', () =>
+      discover(options.target, options.settings.requestTimeoutMs),
+    ) ?? discover(options.target, options.settings.requestTimeoutMs));
     notes.push(...discovery.problems);
     let revisions: Revision[] =
       options.revisions !== undefined ? [...options.revisions] : negotiatedRevisions(discovery);
@@ -212,7 +229,7 @@ export async function runValidation(options: RunOptions): Promise<ValidationRepo
     let serverInfo: unknown;
     const queue = [...revisions];
     const concurrency = Math.max(1, options.concurrency ?? 5);
-    await Promise.all(
+    const revisionsRun = Promise.all(
       Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
         for (let revision = queue.shift(); revision !== undefined; revision = queue.shift()) {
           const { report, serverInfo: info } = await validateRevision(
@@ -227,6 +244,7 @@ export async function runValidation(options: RunOptions): Promise<ValidationRepo
         }
       }),
     );
+    await (options.timings?.phase('revisions', () => revisionsRun) ?? revisionsRun);
     reports.sort((a, b) => (a.revision < b.revision ? 1 : -1));
     if (Date.now() > deadline)
       notes.push(
@@ -260,6 +278,8 @@ export async function runValidation(options: RunOptions): Promise<ValidationRepo
   } finally {
     // Whatever a probe left behind (a timed-out request's process included), and unused spare connections.
     // Only this run's own processes: other validations may be running in the same process.
-    await options.target.dispose();
+    const dispose = options.target.dispose();
+    await (options.timings?.phase('closing every connection', () => dispose) ?? dispose);
+    if (options.timings !== undefined) options.timings.connections += options.target.opened.length;
   }
 }

@@ -48,16 +48,33 @@ export class StdioTarget extends Opened<StdioChannel> implements Target {
   readonly label: string;
   readonly launch: StdioLaunch;
   readonly #timeoutMs: number;
+  /** A process started before the run (to tell a missing command from a failing server), not yet used. */
+  #prestarted: StdioChannel | undefined;
 
-  constructor(launch: StdioLaunch, timeoutMs: number, label: string) {
+  /**
+   * `prestarted`: a channel already opened on `launch` and never written to; the first `open()` hands it out
+   * instead of starting another process (a server start costs up to seconds of CPU on heavy servers).
+   */
+  constructor(launch: StdioLaunch, timeoutMs: number, label: string, prestarted?: StdioChannel) {
     super();
     this.launch = launch;
     this.#timeoutMs = timeoutMs;
     this.label = label;
+    this.#prestarted = prestarted;
   }
 
   async open(): Promise<Channel> {
+    const prestarted = this.#prestarted;
+    this.#prestarted = undefined;
+    if (prestarted !== undefined && prestarted.alive()) return this.keep(prestarted);
+    if (prestarted !== undefined) await prestarted.close().catch(() => undefined);
     return this.keep(await StdioChannel.open(this.launch, this.#timeoutMs));
+  }
+
+  override async dispose(): Promise<void> {
+    const prestarted = this.#prestarted;
+    this.#prestarted = undefined;
+    await Promise.all([super.dispose(), prestarted?.close().catch(() => undefined)]);
   }
 }
 

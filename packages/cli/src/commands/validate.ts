@@ -91,6 +91,12 @@ const options = {
     group: REPORTS,
     description: 'fail the run on robustness findings too (replies to garbage input)',
   },
+  timings: {
+    type: 'boolean',
+    group: REPORTS,
+    description:
+      'write where the time went to stderr (phases, probes per revision and lane, processes started)',
+  },
   verbose: {
     type: 'boolean',
     group: REPORTS,
@@ -196,6 +202,7 @@ export async function validateOptionsOf(
     verbose: values.verbose ?? false,
     strict: values.strict ?? false,
     ...(values.apps === true ? { apps: true } : {}),
+    ...(values.timings === true ? { timings: true } : {}),
     color,
   };
 }

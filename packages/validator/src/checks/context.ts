@@ -131,7 +131,32 @@ export class RevisionState {
   /** Connections the server refused during this revision's probes (judged by `transport.connections`). */
   readonly refused: RefusedConnection[] = [];
 
+  /** Connections started ahead of need (`warm`), not handed out yet. */
+  readonly #warm: Promise<Channel | undefined>[] = [];
+
+  /**
+   * Starts `count` connections now, for the probes that will need fresh ones later: on stdio each is a server
+   * process that has been sent nothing yet, exactly what a fresh `open()` gives, but started side by side with the
+   * rest instead of when a probe late in its lane asks. A failure here is not recorded: the probe's own
+   * `openChannel` then opens (and judges) a connection itself.
+   */
+  warm(count: number): void {
+    for (let i = 0; i < count; i++) this.#warm.push(this.target.open().catch(() => undefined));
+  }
+
   async openChannel(purpose = 'a probe'): Promise<Channel> {
+    while (this.#warm.length > 0) {
+      const ready = await this.#warm.shift()!;
+      if (ready === undefined) continue;
+      if (!ready.alive()) {
+        // Died while waiting (a server that exits on its own): a fresh start is what the probe would have got.
+        this.closing.push(ready.close().catch(() => undefined));
+        continue;
+      }
+      if (ready instanceof HttpChannel) ready.toolHeaders = this.toolHeaders;
+      this.channels.push(ready);
+      return ready;
+    }
     let channel: Channel;
     try {
       channel = await this.target.open();
@@ -186,7 +211,8 @@ export class RevisionState {
     this.modernChannel = undefined;
     this.robust = undefined;
     this.other = undefined;
-    await Promise.all([...shared.map((channel) => channel.close()), ...this.closing]);
+    const unused = this.#warm.splice(0).map(async (ready) => (await ready)?.close());
+    await Promise.all([...shared.map((channel) => channel.close()), ...this.closing, ...unused]);
   }
 }
 

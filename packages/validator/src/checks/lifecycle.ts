@@ -172,6 +172,7 @@ export const legacyHandshake: Probe = {
   lane: 'isolated',
   name: 'legacy handshake',
   eras: ['legacy'],
+  fresh: () => 1,
   checks: [
     INITIALIZE_RESULT,
     VERSION_ECHO,
@@ -498,7 +499,6 @@ export const modernHandshake: Probe = {
   checks: [
     DISCOVER_RESULT,
     MODERN_UNSUPPORTED,
-    MODERN_MISSING_META,
     SERVER_INFO_META,
     MODERN_ONLY_INITIALIZE,
     CACHING_HINTS,
@@ -598,50 +598,6 @@ export const modernHandshake: Probe = {
       );
     }
 
-    // A request without a protocol version in _meta is, to a server that also speaks the legacy era, a legacy
-    // request before initialize: legacy servers answer those "with implementation-defined errors (commonly
-    // -32601 or -32602) or not at all" (2026-07-28 basic/transports/stdio#backward-compatibility), so only a
-    // modern-only server is held to -32602 for them (interpretations.md, "stdio 2026-07-28 probes without
-    // _meta"). Such a request may also lock a dual-era stdio stream into the legacy era: on stdio each variant
-    // goes to a process of its own, never to the shared one.
-    const dualEra = discovery.legacy.length > 0;
-    const variants: { label: string; versionless: boolean; message: (c: Channel) => JsonObject }[] = [
-      {
-        label: 'no _meta',
-        versionless: true,
-        message: (c) => ({ jsonrpc: '2.0', id: c.nextId(), method: 'server/discover', params: {} }),
-      },
-      {
-        label: 'no clientCapabilities',
-        versionless: false,
-        message: (c) =>
-          modernRequest(c, ctx.revision, 'server/discover', {}, { omitMeta: [META.clientCapabilities] }),
-      },
-      {
-        label: 'no protocolVersion',
-        versionless: true,
-        message: (c) =>
-          modernRequest(c, ctx.revision, 'server/discover', {}, { omitMeta: [META.protocolVersion] }),
-      },
-    ];
-    const judged = variants.filter((variant) => !(dualEra && variant.versionless));
-    const calls = await Promise.all(
-      judged.map(async ({ message }) => {
-        const own = channel.kind === 'stdio' ? await ctx.open() : channel;
-        // On HTTP the mirrored headers still name the version, so that only the body is malformed.
-        return own.call(message(own), {
-          timeoutMs: ctx.settings.requestTimeoutMs,
-          headers: { 'mcp-protocol-version': ctx.revision, 'mcp-method': 'server/discover' },
-        });
-      }),
-    );
-    judged.forEach(({ label }, index) => {
-      const call = calls[index]!;
-      ctx.schema.response(call, 'server/discover');
-      const judgement = isError(call, -32602);
-      ctx.judge(MODERN_MISSING_META, judgement, [callEvidence(call, `server/discover with ${label}`)], label);
-    });
-
     {
       // A notification gets no answer; a request sent right after it gets exactly its own.
       const note = await channel.send(
@@ -678,5 +634,63 @@ export const modernHandshake: Probe = {
         );
       }
     }
+  },
+};
+
+/**
+ * 2026-07-28: requests missing the required `_meta` fields. Apart from the handshake probe, which runs alone
+ * before the lanes: on stdio each variant goes to a process of its own, and those starts need not hold the
+ * other lanes back.
+ */
+export const modernMissingMeta: Probe = {
+  lane: 'isolated',
+  name: 'requests without the required _meta',
+  eras: ['modern'],
+  checks: [MODERN_MISSING_META],
+  fresh: (state) => (state.discovery.legacy.length > 0 ? 1 : 3),
+  async run(ctx) {
+    // A request without a protocol version in _meta is, to a server that also speaks the legacy era, a legacy
+    // request before initialize: legacy servers answer those "with implementation-defined errors (commonly
+    // -32601 or -32602) or not at all" (2026-07-28 basic/transports/stdio#backward-compatibility), so only a
+    // modern-only server is held to -32602 for them (interpretations.md, "stdio 2026-07-28 probes without
+    // _meta"). Such a request may also lock a dual-era stdio stream into the legacy era: on stdio each variant
+    // goes to a process of its own, never to the shared one.
+    const dualEra = ctx.discovery.legacy.length > 0;
+    const variants: { label: string; versionless: boolean; message: (c: Channel) => JsonObject }[] = [
+      {
+        label: 'no _meta',
+        versionless: true,
+        message: (c) => ({ jsonrpc: '2.0', id: c.nextId(), method: 'server/discover', params: {} }),
+      },
+      {
+        label: 'no clientCapabilities',
+        versionless: false,
+        message: (c) =>
+          modernRequest(c, ctx.revision, 'server/discover', {}, { omitMeta: [META.clientCapabilities] }),
+      },
+      {
+        label: 'no protocolVersion',
+        versionless: true,
+        message: (c) =>
+          modernRequest(c, ctx.revision, 'server/discover', {}, { omitMeta: [META.protocolVersion] }),
+      },
+    ];
+    const judged = variants.filter((variant) => !(dualEra && variant.versionless));
+    const calls = await Promise.all(
+      judged.map(async ({ message }) => {
+        const own = ctx.target.kind === 'stdio' ? await ctx.open() : await ctx.modernChannel();
+        // On HTTP the mirrored headers still name the version, so that only the body is malformed.
+        return own.call(message(own), {
+          timeoutMs: ctx.settings.requestTimeoutMs,
+          headers: { 'mcp-protocol-version': ctx.revision, 'mcp-method': 'server/discover' },
+        });
+      }),
+    );
+    judged.forEach(({ label }, index) => {
+      const call = calls[index]!;
+      ctx.schema.response(call, 'server/discover');
+      const judgement = isError(call, -32602);
+      ctx.judge(MODERN_MISSING_META, judgement, [callEvidence(call, `server/discover with ${label}`)], label);
+    });
   },
 };
