@@ -49,6 +49,8 @@ export interface ValidateOptions {
   readonly cwd?: string;
   readonly timeoutMs: number;
   readonly totalTimeoutMs: number;
+  /** What "promptly" means for a ping (`--ping-bound`; default 2000 ms). */
+  readonly pingBoundMs?: number;
   readonly revisions?: readonly Revision[];
   readonly json?: string;
   readonly junit?: string;
@@ -183,6 +185,7 @@ export async function validateServer(options: ValidateOptions, io: ValidateIo): 
       settings: {
         requestTimeoutMs: options.timeoutMs,
         probeTimeoutMs: Math.max(30_000, options.timeoutMs * 3),
+        ...(options.pingBoundMs === undefined ? {} : { pingBoundMs: options.pingBoundMs }),
         callTools: new Set(options.callTools),
         callAllTools: options.callAll,
         strict: options.strict === true,

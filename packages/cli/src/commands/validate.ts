@@ -83,6 +83,13 @@ const options = {
     group: LIMITS,
     description: 'time limit for the whole run (default 300000)',
   },
+  'ping-bound': {
+    type: 'string',
+    value: '<ms>',
+    group: LIMITS,
+    description:
+      'a ping answered within this is prompt (default 2000); a slower one is compared with the server’s other answers',
+  },
   json: { type: 'string', value: '<file>', group: REPORTS, description: 'write the report as JSON' },
   junit: { type: 'string', value: '<file>', group: REPORTS, description: 'write the report as JUnit XML' },
   html: { type: 'string', value: '<file>', group: REPORTS, description: 'write the report as HTML' },
@@ -191,6 +198,9 @@ export async function validateOptionsOf(
       values['total-timeout'] === undefined
         ? 300_000
         : positiveInt('--total-timeout', values['total-timeout']),
+    ...(values['ping-bound'] === undefined
+      ? {}
+      : { pingBoundMs: positiveInt('--ping-bound', values['ping-bound']) }),
     // `all` is every revision the server accepts: the default.
     ...(all || revisions.length === 0 ? {} : { revisions: [...new Set(revisions)] }),
     ...(values.json === undefined ? {} : { json: values.json }),

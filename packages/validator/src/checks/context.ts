@@ -50,6 +50,9 @@ export class SharedAnnotations {
  */
 export type Baseline = Record<string, Record<string, string>>;
 
+/** The default bound for "The receiver MUST respond promptly" to a ping. */
+export const DEFAULT_PING_BOUND_MS = 2000;
+
 export interface RunSettings {
   /** Robustness failures (replies to garbage input) fail the run (`--strict`). */
   readonly strict?: boolean;
@@ -57,6 +60,11 @@ export interface RunSettings {
   readonly requestTimeoutMs: number;
   /** Time limit for one probe (all its requests). */
   readonly probeTimeoutMs: number;
+  /**
+   * What "promptly" means for a ping (`--ping-bound`, default DEFAULT_PING_BOUND_MS): a slower answer is judged
+   * against the server's other answers of the moment (interpretations.md, "A ping answered promptly").
+   */
+  readonly pingBoundMs?: number;
   /** Tools the validator may call besides those annotated `readOnlyHint: true`. */
   readonly callTools: ReadonlySet<string>;
   readonly callAllTools: boolean;
