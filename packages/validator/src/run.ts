@@ -13,7 +13,7 @@ import {
   type RunSettings,
 } from './checks/context.js';
 import { PROBES } from './checks/index.js';
-import { CONNECTIONS, judgeConnections, modernHandshake } from './checks/lifecycle.js';
+import { CONNECTIONS, judgeConnections, legacyHandshake, modernHandshake } from './checks/lifecycle.js';
 import { appliesTo, type Probe } from './checks/probe.js';
 import { discover, negotiatedRevisions, type Discovery } from './discovery.js';
 import type { Outcome } from './outcomes.js';
@@ -131,6 +131,15 @@ async function validateRevision(
   const revisionStart = timings?.now() ?? 0;
   try {
     const applicable = PROBES.filter((probe) => appliesTo(probe, revision, era, options.target.kind));
+    // Legacy revisions on stdio: the robustness lane continues on the legacy handshake's connection.
+    if (
+      reachable &&
+      options.target.kind === 'stdio' &&
+      applicable.includes(legacyHandshake) &&
+      applicable.some((probe) => probe.lane === 'robustness')
+    )
+      state.expectHandoff();
+    const handoff = state.handoff;
     // On stdio every fresh connection is a server start: start those the probes will need now, side by side.
     if (reachable && options.target.kind === 'stdio')
       state.warm(applicable.reduce((sum, probe) => sum + (probe.fresh?.(state) ?? 0), 0));
@@ -152,6 +161,8 @@ async function validateRevision(
         }
         const before = timings?.now() ?? 0;
         outcomes.push(...(await runProbe(probe, state, deadline)));
+        // Whatever happened to it, the handshake has nothing more to hand over.
+        if (probe === legacyHandshake) handoff?.give(undefined);
         timings?.probe(revision, lane, probe.name, before);
       }
     };

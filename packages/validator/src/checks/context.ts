@@ -205,6 +205,28 @@ export class RevisionState {
   robust: Channel | undefined;
   /** A second connection (modern era) for the checks that compare two connections. */
   other: Channel | undefined;
+  /**
+   * Legacy revisions on stdio: the connection the legacy handshake ends with (initialized with the revision, after
+   * its quiet moment), handed over to the robustness lane as its shared connection, which saves a server start
+   * per revision. Resolved once the handshake probe is over (undefined when it has no such connection).
+   */
+  handoff:
+    | {
+        readonly channel: Promise<Channel | undefined>;
+        give(channel: Channel | undefined): void;
+        /** Set once the robustness lane asked for it. */
+        taken: boolean;
+      }
+    | undefined;
+
+  /** Arranges the handoff (the runner does, when both the handshake and the robustness probes run). */
+  expectHandoff(): void {
+    let give: (channel: Channel | undefined) => void = () => {};
+    const channel = new Promise<Channel | undefined>((resolve) => {
+      give = resolve;
+    });
+    this.handoff = { channel, give: (c) => give(c), taken: false };
+  }
   /** Serialises the opening of the shared connections between the probe lanes. */
   opening: Promise<unknown> = Promise.resolve();
 
@@ -334,6 +356,11 @@ export class ProbeContext {
     const channel = await this.state.openChannel();
     this.#opened.add(channel);
     return channel;
+  }
+
+  /** Keeps one of the probe's own connections open when the probe ends (it was handed over). */
+  keep(channel: Channel): void {
+    this.#opened.delete(channel);
   }
 
   /**

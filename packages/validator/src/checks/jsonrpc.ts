@@ -66,6 +66,25 @@ export const RECOVERS = defineCheck(
 async function readyChannel(ctx: ProbeContext): Promise<Channel | undefined> {
   const state = ctx.state;
   if (state.robust !== undefined && state.robust.alive()) return state.robust;
+  const handoff = state.handoff;
+  if (handoff !== undefined && !handoff.taken) {
+    // Legacy revisions on stdio: the legacy handshake's connection, initialized, once that probe is over — but
+    // not longer than a request's time limit (a server silent before initialize keeps the handshake waiting).
+    handoff.taken = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), ctx.settings.requestTimeoutMs);
+    });
+    const channel = await Promise.race([handoff.channel, late]);
+    clearTimeout(timer);
+    if (channel === 'late') {
+      const closing = handoff.channel.then((c) => c?.close()).catch(() => undefined);
+      state.closing.push(closing);
+    } else if (channel !== undefined && channel.alive()) {
+      state.robust = channel;
+      return channel;
+    } else if (channel !== undefined) state.closing.push(channel.close().catch(() => undefined));
+  }
   const channel = await state.openChannel();
   state.robust = channel;
   if (ctx.era === 'modern') return channel;
@@ -241,8 +260,9 @@ export const parseErrorProbe: Probe = {
   lane: 'robustness',
   name: 'malformed JSON',
   eras: ['legacy', 'modern'],
-  // The shared robustness connection, opened by the first of these probes.
-  fresh: () => 1,
+  // The shared robustness connection, opened by the first of these probes (legacy revisions on stdio: handed
+  // over by the legacy handshake).
+  fresh: (state) => (state.handoff === undefined ? 1 : 0),
   checks: [PARSE_ERROR, RECOVERS],
   async run(ctx) {
     const channel = await readyChannel(ctx);

@@ -7,7 +7,7 @@ import { factsOf } from '../revisions.js';
 import { MODERN_REVISION, UNSUPPORTED_VERSION } from '../discovery.js';
 import { brief, callEvidence, messagesEvidence } from '../evidence.js';
 import { META_KEY } from '../schema-observer.js';
-import { initializeRequest, META, modernRequest } from '../session.js';
+import { initializeRequest, LegacySession, META, modernRequest } from '../session.js';
 import {
   isObject,
   notification,
@@ -362,6 +362,13 @@ export const legacyHandshake: Probe = {
       `the server sent ${requests.map((r) => brief((r.message as JsonObject)['method'])).join(', ')} before initialized`,
       quiet.length === 0 ? [] : [messagesEvidence(quiet, 'messages before initialized')],
     );
+    // A session like any other from here on: the robustness lane takes it (no second server start).
+    const handoff = ctx.state.handoff;
+    if (handoff !== undefined && channel.alive()) {
+      await LegacySession.adopt(channel, revision, init);
+      ctx.keep(channel);
+      handoff.give(channel);
+    }
   },
 };
 
