@@ -3,7 +3,7 @@
  * catalog. Time is bounded at three levels (request, probe, whole run) and every process is gone at the end.
  */
 import { factsOf, LATEST_LEGACY } from './revisions.js';
-import { isRevision, type Revision } from './catalog/model.js';
+import { isRevision, LEGACY_REVISIONS, type Revision } from './catalog/model.js';
 import {
   eraOf,
   ProbeAbort,
@@ -19,7 +19,7 @@ import { discover, negotiatedRevisions, type Discovery } from './discovery.js';
 import type { Outcome } from './outcomes.js';
 import { revisionReport, type RevisionReport, type ValidationReport } from './report/model.js';
 import { hasCapability, profileOf } from './session.js';
-import type { Target } from './target.js';
+import { StdioTarget, type Target } from './target.js';
 import type { Lane, Timings } from './timings.js';
 import { isObject, resultOf } from '@mcpengine/wire';
 
@@ -217,6 +217,9 @@ export async function runValidation(options: RunOptions): Promise<ValidationRepo
   const deadline = started + options.totalTimeoutMs;
   const notes: string[] = [];
   try {
+    // On stdio, start the processes the first probes of the revisions will need (one per legacy revision: the
+    // handshake's, or those of 2026-07-28) while discovery runs, rather than after it.
+    if (options.target instanceof StdioTarget) options.target.prestart(LEGACY_REVISIONS.length);
     const discovery = await (options.timings?.phase('discovery', () =>
       discover(options.target, options.settings.requestTimeoutMs),
     ) ?? discover(options.target, options.settings.requestTimeoutMs));
@@ -291,6 +294,8 @@ export async function runValidation(options: RunOptions): Promise<ValidationRepo
     // Only this run's own processes: other validations may be running in the same process.
     const dispose = options.target.dispose();
     await (options.timings?.phase('closing every connection', () => dispose) ?? dispose);
-    if (options.timings !== undefined) options.timings.connections += options.target.opened.length;
+    if (options.timings !== undefined)
+      options.timings.connections +=
+        options.target instanceof StdioTarget ? options.target.started : options.target.opened.length;
   }
 }

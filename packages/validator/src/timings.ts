@@ -53,7 +53,7 @@ export class Timings {
     const ms = (value: number): string => `${value} ms`.padStart(9);
     const lines = [
       `timings: ${this.now()} ms wall, validator CPU ${Math.round((cpu.user + cpu.system) / 1000)} ms, ` +
-        `${this.connections} connection(s) opened (on stdio, each a server process)`,
+        `${this.connections} connection(s) opened (on stdio: server processes started)`,
     ];
     for (const phase of this.#phases)
       lines.push(`  ${phase.name.padEnd(44)}${ms(phase.endMs - phase.startMs)}  (at ${phase.startMs} ms)`);
