@@ -3,7 +3,7 @@
  * catalog. Time is bounded at three levels (request, probe, whole run) and every process is gone at the end.
  */
 import { factsOf, LATEST_LEGACY } from './revisions.js';
-import { isRevision, type Revision } from './catalog/model.js';
+import { isRevision, LEGACY_REVISIONS, type Revision } from './catalog/model.js';
 import {
   eraOf,
   ProbeAbort,
@@ -13,13 +13,14 @@ import {
   type RunSettings,
 } from './checks/context.js';
 import { PROBES } from './checks/index.js';
-import { CONNECTIONS, judgeConnections, modernHandshake } from './checks/lifecycle.js';
+import { CONNECTIONS, judgeConnections, legacyHandshake, modernHandshake } from './checks/lifecycle.js';
 import { appliesTo, type Probe } from './checks/probe.js';
 import { discover, negotiatedRevisions, type Discovery } from './discovery.js';
 import type { Outcome } from './outcomes.js';
 import { revisionReport, type RevisionReport, type ValidationReport } from './report/model.js';
 import { hasCapability, profileOf } from './session.js';
-import type { Target } from './target.js';
+import { StdioTarget, type Target } from './target.js';
+import type { Lane, Timings } from './timings.js';
 import { isObject, resultOf } from '@mcpengine/wire';
 
 export interface RunOptions {
@@ -31,13 +32,14 @@ export interface RunOptions {
   readonly totalTimeoutMs: number;
   /** How many revisions run at once. */
   readonly concurrency?: number;
+  /** Where the time goes (`--timings`). */
+  readonly timings?: Timings;
 }
 
 export const VALIDATOR = { name: 'mcpengine validate', version: '0.1.0' } as const;
 
 /** The probes that only read what the others produced, in PROBES order from the first of them on. */
 const PASSIVE = new Set([
-  'stdio shutdown',
   'logging opt-in',
   'log and cancellation notifications',
   'response ids',
@@ -125,9 +127,23 @@ async function validateRevision(
   );
   const reachable = era === 'modern' ? discovery.modern : discovery.legacy.includes(revision);
   const outcomes: Outcome[] = [];
+  const timings = options.timings;
+  const revisionStart = timings?.now() ?? 0;
   try {
     const applicable = PROBES.filter((probe) => appliesTo(probe, revision, era, options.target.kind));
-    const runLane = async (probes: readonly Probe[]): Promise<void> => {
+    // Legacy revisions on stdio: the robustness lane continues on the legacy handshake's connection.
+    if (
+      reachable &&
+      options.target.kind === 'stdio' &&
+      applicable.includes(legacyHandshake) &&
+      applicable.some((probe) => probe.lane === 'robustness')
+    )
+      state.expectHandoff();
+    const handoff = state.handoff;
+    // On stdio every fresh connection is a server start: start those the probes will need now, side by side.
+    if (reachable && options.target.kind === 'stdio')
+      state.warm(applicable.reduce((sum, probe) => sum + (probe.fresh?.(state) ?? 0), 0));
+    const runLane = async (probes: readonly Probe[], lane: Lane): Promise<void> => {
       for (const probe of probes) {
         if (!reachable && !WITHOUT_SESSION.has(probe.name)) {
           for (const check of probe.checks) {
@@ -143,11 +159,11 @@ async function validateRevision(
           }
           continue;
         }
-        const before = Date.now();
+        const before = timings?.now() ?? 0;
         outcomes.push(...(await runProbe(probe, state, deadline)));
-        if (process.env['MCPENGINE_VALIDATE_TIMING'] === '1') {
-          process.stderr.write(`[timing] ${revision} ${probe.name}: ${Date.now() - before} ms\n`);
-        }
+        // Whatever happened to it, the handshake has nothing more to hand over.
+        if (probe === legacyHandshake) handoff?.give(undefined);
+        timings?.probe(revision, lane, probe.name, before);
       }
     };
     // The passive judges come last in PROBES: they run once every lane is done.
@@ -158,14 +174,23 @@ async function validateRevision(
     // `server/discover`, and what a server makes of that must not depend on whether another lane's request
     // reached the process before (interpretations.md, "A notification right after server/discover on stdio").
     const first = active.filter((probe) => probe === modernHandshake);
-    await runLane(first);
+    await runLane(first, 'first');
     const rest = active.filter((probe) => probe !== modernHandshake);
     await Promise.all([
-      runLane(rest.filter((probe) => probe.lane === 'isolated')),
-      runLane(rest.filter((probe) => probe.lane === 'robustness')),
-      runLane(rest.filter((probe) => probe.lane === undefined)),
+      runLane(
+        rest.filter((probe) => probe.lane === 'isolated'),
+        'isolated',
+      ),
+      runLane(
+        rest.filter((probe) => probe.lane === 'robustness'),
+        'robustness',
+      ),
+      runLane(
+        rest.filter((probe) => probe.lane === undefined),
+        'shared',
+      ),
     ]);
-    await runLane(passive);
+    await runLane(passive, 'passive');
     const connections = judgeConnections(state);
     if (connections !== undefined) state.outcomes.push(connections);
     state.schema.finish((check, reason) =>
@@ -174,6 +199,7 @@ async function validateRevision(
     outcomes.push(...state.outcomes);
   } finally {
     await state.close();
+    timings?.revision(revision, revisionStart, state.channels.length);
   }
   const profile = state.profile;
   return {
@@ -191,7 +217,12 @@ export async function runValidation(options: RunOptions): Promise<ValidationRepo
   const deadline = started + options.totalTimeoutMs;
   const notes: string[] = [];
   try {
-    const discovery = await discover(options.target, options.settings.requestTimeoutMs);
+    // On stdio, start the processes the first probes of the revisions will need (one per legacy revision: the
+    // handshake's, or those of 2026-07-28) while discovery runs, rather than after it.
+    if (options.target instanceof StdioTarget) options.target.prestart(LEGACY_REVISIONS.length);
+    const discovery = await (options.timings?.phase('discovery', () =>
+      discover(options.target, options.settings.requestTimeoutMs),
+    ) ?? discover(options.target, options.settings.requestTimeoutMs));
     notes.push(...discovery.problems);
     let revisions: Revision[] =
       options.revisions !== undefined ? [...options.revisions] : negotiatedRevisions(discovery);
@@ -212,7 +243,7 @@ export async function runValidation(options: RunOptions): Promise<ValidationRepo
     let serverInfo: unknown;
     const queue = [...revisions];
     const concurrency = Math.max(1, options.concurrency ?? 5);
-    await Promise.all(
+    const revisionsRun = Promise.all(
       Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
         for (let revision = queue.shift(); revision !== undefined; revision = queue.shift()) {
           const { report, serverInfo: info } = await validateRevision(
@@ -227,6 +258,7 @@ export async function runValidation(options: RunOptions): Promise<ValidationRepo
         }
       }),
     );
+    await (options.timings?.phase('revisions', () => revisionsRun) ?? revisionsRun);
     reports.sort((a, b) => (a.revision < b.revision ? 1 : -1));
     if (Date.now() > deadline)
       notes.push(
@@ -260,6 +292,10 @@ export async function runValidation(options: RunOptions): Promise<ValidationRepo
   } finally {
     // Whatever a probe left behind (a timed-out request's process included), and unused spare connections.
     // Only this run's own processes: other validations may be running in the same process.
-    await options.target.dispose();
+    const dispose = options.target.dispose();
+    await (options.timings?.phase('closing every connection', () => dispose) ?? dispose);
+    if (options.timings !== undefined)
+      options.timings.connections +=
+        options.target instanceof StdioTarget ? options.target.started : options.target.opened.length;
   }
 }

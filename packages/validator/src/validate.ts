@@ -13,11 +13,12 @@ import { renderAppsTerminal, runAppsValidation } from './apps/run.js';
 import { runValidation } from './run.js';
 import { initializeRequest, modernRequest } from './session.js';
 import { SseTarget, StdioTarget, StreamableHttpTarget, type Target } from './target.js';
+import { Timings, timingsFromEnv } from './timings.js';
 import {
   HttpChannel,
   killAllGroups,
   SseChannel,
-  StdioServerProcess,
+  StdioChannel,
   type HttpTargetOptions,
 } from '@mcpengine/wire';
 
@@ -48,6 +49,8 @@ export interface ValidateOptions {
   readonly cwd?: string;
   readonly timeoutMs: number;
   readonly totalTimeoutMs: number;
+  /** What "promptly" means for a ping (`--ping-bound`; default 2000 ms). */
+  readonly pingBoundMs?: number;
   readonly revisions?: readonly Revision[];
   readonly json?: string;
   readonly junit?: string;
@@ -61,6 +64,8 @@ export interface ValidateOptions {
   readonly strict?: boolean;
   /** Run the MCP Apps rules (`--apps`) instead of the protocol checks. */
   readonly apps?: boolean;
+  /** Write where the time went to stderr (`--timings`). */
+  readonly timings?: boolean;
 }
 
 async function stdioTarget(options: ValidateOptions): Promise<Target> {
@@ -71,15 +76,15 @@ async function stdioTarget(options: ValidateOptions): Promise<Target> {
     env: options.env,
     ...(options.cwd === undefined ? {} : { cwd: resolve(options.cwd) }),
   };
-  // Starting it once tells a missing command (a usage problem) from a server that misbehaves (a verdict).
-  let probe: StdioServerProcess;
+  // Starting it once tells a missing command (a usage problem) from a server that misbehaves (a verdict). The
+  // process is not wasted: it is the run's first connection.
+  let first: StdioChannel;
   try {
-    probe = await StdioServerProcess.start(launch);
+    first = await StdioChannel.open(launch, options.timeoutMs);
   } catch (error) {
     throw new ConnectionError(`cannot start the server: ${(error as Error).message}`);
   }
-  await probe.stop(200);
-  return new StdioTarget(launch, options.timeoutMs, options.stdio!.join(' '));
+  return new StdioTarget(launch, options.timeoutMs, options.stdio!.join(' '), first);
 }
 
 async function httpTarget(options: ValidateOptions, io: ValidateIo): Promise<Target> {
@@ -150,8 +155,14 @@ export async function validateServer(options: ValidateOptions, io: ValidateIo): 
   };
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
+  const timings =
+    options.timings === true || timingsFromEnv(io.env) || timingsFromEnv(process.env)
+      ? new Timings()
+      : undefined;
   try {
-    const target = options.stdio !== undefined ? await stdioTarget(options) : await httpTarget(options, io);
+    const connect = (): Promise<Target> =>
+      options.stdio !== undefined ? stdioTarget(options) : httpTarget(options, io);
+    const target = await (timings?.phase('starting / detecting the target', connect) ?? connect());
     if (options.apps === true) {
       const report = await runAppsValidation({
         target,
@@ -174,12 +185,15 @@ export async function validateServer(options: ValidateOptions, io: ValidateIo): 
       settings: {
         requestTimeoutMs: options.timeoutMs,
         probeTimeoutMs: Math.max(30_000, options.timeoutMs * 3),
+        ...(options.pingBoundMs === undefined ? {} : { pingBoundMs: options.pingBoundMs }),
         callTools: new Set(options.callTools),
         callAllTools: options.callAll,
         strict: options.strict === true,
         ...(baseline === undefined ? {} : { baseline }),
       },
+      ...(timings === undefined ? {} : { timings }),
     });
+    if (timings !== undefined) io.stderr(timings.render());
     io.stdout(renderTerminal(report, { color: options.color, verbose: options.verbose }));
     if (options.json !== undefined) write(options.json, renderJson(report));
     if (options.junit !== undefined) write(options.junit, renderJunit(report));

@@ -92,6 +92,12 @@ export interface RawOptions extends CallOptions {
   readonly contentType?: string;
   /** The HTTP method (default POST). */
   readonly method?: string;
+  /**
+   * Called once the text was handed over and the wait for its answers begins: on stdio right after it is
+   * written; on HTTP+SSE once the POST that carried it was answered (2xx); on Streamable HTTP when the response's
+   * status and headers arrive (its body or event stream may still be on the way), with that status and type.
+   */
+  readonly onSent?: (response?: { readonly status: number; readonly contentType: string }) => void;
 }
 
 export interface RawResult {

@@ -45,6 +45,8 @@ export interface ExchangeOptions {
   readonly maxBytes?: number;
   /** Stop the exchange once this is aborted. */
   readonly signal?: AbortSignal;
+  /** Called when the response's status and headers arrived (before its body or events are read). */
+  readonly onResponse?: (response: { readonly status: number; readonly contentType: string }) => void;
 }
 
 export interface ExchangeResult {
@@ -256,6 +258,8 @@ export class HttpChannel implements Channel {
       headers,
       timeoutMs: options.timeoutMs ?? this.options.timeoutMs,
       ...(options.until === undefined ? {} : { until: options.until }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.onSent === undefined ? {} : { onResponse: options.onSent }),
     });
     return { sentText: text, received: result.messages, timedOut: result.timedOut, http: result.http };
   }
@@ -320,6 +324,7 @@ export class HttpChannel implements Channel {
         headers[name] = value;
       });
       const contentType = headers['content-type'] ?? '';
+      options.onResponse?.({ status: response.status, contentType });
       const deliver = (text: string): boolean => {
         const received = this.#deliver(text);
         messages.push(received);

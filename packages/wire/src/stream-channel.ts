@@ -147,6 +147,7 @@ export abstract class StreamChannel implements Channel {
     try {
       const written = await this.write(text);
       if (!written || !this.alive()) settle(false);
+      else options.onSent?.();
       if (timeoutMs === 0) settle(false);
       const timedOut = await done;
       return { sentText: text, received, timedOut: timedOut && options.until !== undefined };

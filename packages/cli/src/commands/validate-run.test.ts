@@ -34,7 +34,7 @@ const server = (file: string): string => `"${process.execPath}" "${join(CORPUS_D
 describe('mcpengine validate', () => {
   it('writes the three reports and exits 0 for a correct server', async () => {
     const [json, junit, html] = ['r.json', 'r.xml', 'r.html'].map((name) => join(work, 'reports', name));
-    const { code, stdout } = await run([
+    const { code, stdout, stderr } = await run([
       '--stdio',
       server('correct.mjs'),
       '--json',
@@ -44,9 +44,15 @@ describe('mcpengine validate', () => {
       '--html',
       html!,
       '--no-color',
+      '--timings',
     ]);
     expect(code).toBe(0);
     expect(stdout).toMatch(/PASS: no MUST failed/);
+    // --timings: where the time went, on stderr only.
+    expect(stderr).toMatch(/^timings: \d+ ms wall, validator CPU \d+ ms, \d+ connection\(s\) opened/);
+    expect(stderr).toMatch(/\n {2}2025-11-25: \d+ ms \(at \d+ ms\), \d+ connection\(s\)\n/);
+    expect(stderr).toMatch(/\n {4}lane robustness: \d+ ms/);
+    expect(stdout).not.toContain('timings:');
     const report = JSON.parse(readFileSync(json!, 'utf8')) as ValidationReport;
     expect(report.revisions.map((r) => r.revision)).toEqual(['2026-07-28', '2025-11-25']);
     expect(report.server).toEqual({ name: 'corpus-server', version: '1.0.0' });

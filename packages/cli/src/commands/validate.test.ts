@@ -27,9 +27,14 @@ describe('mcpengine validate arguments', () => {
         'add',
         '--json',
         'r.json',
+        '--ping-bound',
+        '750',
+        '--timings',
       ],
       {},
     );
+    expect(options.pingBoundMs).toBe(750);
+    expect(options.timings).toBe(true);
     expect(options.stdio).toEqual(['node', 's.js', '--x']);
     expect(options.env).toEqual({ A: '1', B: 'two=2' });
     expect(options.cwd).toBe('/tmp');
@@ -39,6 +44,12 @@ describe('mcpengine validate arguments', () => {
     expect(options.callTools).toEqual(['add']);
     expect(options.callAll).toBe(false);
     expect(options.json).toBe('r.json');
+  });
+
+  it('leaves the ping bound and the timings to their defaults', async () => {
+    const options = await parseValidateArgs(['--stdio', 'node s.js'], {});
+    expect(options.pingBoundMs).toBeUndefined();
+    expect(options.timings).toBeUndefined();
   });
 
   it('reads an HTTP target with headers and a bearer token variable', async () => {
@@ -88,6 +99,9 @@ describe('mcpengine validate arguments', () => {
     );
     expect(await usage(['--stdio', 'a', '--timeout', '-1'])).toBe(
       '--timeout: a value starting with "-" must be written --timeout=<value>',
+    );
+    expect(await usage(['--stdio', 'a', '--ping-bound', '0'])).toBe(
+      '--ping-bound needs a positive number of milliseconds, got "0"',
     );
     expect(await usage(['--stdio', 'a', '--no-such-option'])).toBe('unknown option --no-such-option');
     expect(await usage(['--stdio'])).toBe('--stdio needs a value');

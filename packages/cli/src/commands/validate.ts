@@ -83,6 +83,13 @@ const options = {
     group: LIMITS,
     description: 'time limit for the whole run (default 300000)',
   },
+  'ping-bound': {
+    type: 'string',
+    value: '<ms>',
+    group: LIMITS,
+    description:
+      'a ping answered within this is prompt (default 2000); a slower one is compared with the server’s other answers',
+  },
   json: { type: 'string', value: '<file>', group: REPORTS, description: 'write the report as JSON' },
   junit: { type: 'string', value: '<file>', group: REPORTS, description: 'write the report as JUnit XML' },
   html: { type: 'string', value: '<file>', group: REPORTS, description: 'write the report as HTML' },
@@ -90,6 +97,12 @@ const options = {
     type: 'boolean',
     group: REPORTS,
     description: 'fail the run on robustness findings too (replies to garbage input)',
+  },
+  timings: {
+    type: 'boolean',
+    group: REPORTS,
+    description:
+      'write where the time went to stderr (phases, probes per revision and lane, processes started)',
   },
   verbose: {
     type: 'boolean',
@@ -185,6 +198,9 @@ export async function validateOptionsOf(
       values['total-timeout'] === undefined
         ? 300_000
         : positiveInt('--total-timeout', values['total-timeout']),
+    ...(values['ping-bound'] === undefined
+      ? {}
+      : { pingBoundMs: positiveInt('--ping-bound', values['ping-bound']) }),
     // `all` is every revision the server accepts: the default.
     ...(all || revisions.length === 0 ? {} : { revisions: [...new Set(revisions)] }),
     ...(values.json === undefined ? {} : { json: values.json }),
@@ -196,6 +212,7 @@ export async function validateOptionsOf(
     verbose: values.verbose ?? false,
     strict: values.strict ?? false,
     ...(values.apps === true ? { apps: true } : {}),
+    ...(values.timings === true ? { timings: true } : {}),
     color,
   };
 }

@@ -50,6 +50,9 @@ export class SharedAnnotations {
  */
 export type Baseline = Record<string, Record<string, string>>;
 
+/** The default bound for "The receiver MUST respond promptly" to a ping. */
+export const DEFAULT_PING_BOUND_MS = 2000;
+
 export interface RunSettings {
   /** Robustness failures (replies to garbage input) fail the run (`--strict`). */
   readonly strict?: boolean;
@@ -57,6 +60,11 @@ export interface RunSettings {
   readonly requestTimeoutMs: number;
   /** Time limit for one probe (all its requests). */
   readonly probeTimeoutMs: number;
+  /**
+   * What "promptly" means for a ping (`--ping-bound`, default DEFAULT_PING_BOUND_MS): a slower answer is judged
+   * against the server's other answers of the moment (interpretations.md, "A ping answered promptly").
+   */
+  readonly pingBoundMs?: number;
   /** Tools the validator may call besides those annotated `readOnlyHint: true`. */
   readonly callTools: ReadonlySet<string>;
   readonly callAllTools: boolean;
@@ -131,7 +139,32 @@ export class RevisionState {
   /** Connections the server refused during this revision's probes (judged by `transport.connections`). */
   readonly refused: RefusedConnection[] = [];
 
+  /** Connections started ahead of need (`warm`), not handed out yet. */
+  readonly #warm: Promise<Channel | undefined>[] = [];
+
+  /**
+   * Starts `count` connections now, for the probes that will need fresh ones later: on stdio each is a server
+   * process that has been sent nothing yet, exactly what a fresh `open()` gives, but started side by side with the
+   * rest instead of when a probe late in its lane asks. A failure here is not recorded: the probe's own
+   * `openChannel` then opens (and judges) a connection itself.
+   */
+  warm(count: number): void {
+    for (let i = 0; i < count; i++) this.#warm.push(this.target.open().catch(() => undefined));
+  }
+
   async openChannel(purpose = 'a probe'): Promise<Channel> {
+    while (this.#warm.length > 0) {
+      const ready = await this.#warm.shift()!;
+      if (ready === undefined) continue;
+      if (!ready.alive()) {
+        // Died while waiting (a server that exits on its own): a fresh start is what the probe would have got.
+        this.closing.push(ready.close().catch(() => undefined));
+        continue;
+      }
+      if (ready instanceof HttpChannel) ready.toolHeaders = this.toolHeaders;
+      this.channels.push(ready);
+      return ready;
+    }
     let channel: Channel;
     try {
       channel = await this.target.open();
@@ -172,6 +205,28 @@ export class RevisionState {
   robust: Channel | undefined;
   /** A second connection (modern era) for the checks that compare two connections. */
   other: Channel | undefined;
+  /**
+   * Legacy revisions on stdio: the connection the legacy handshake ends with (initialized with the revision, after
+   * its quiet moment), handed over to the robustness lane as its shared connection, which saves a server start
+   * per revision. Resolved once the handshake probe is over (undefined when it has no such connection).
+   */
+  handoff:
+    | {
+        readonly channel: Promise<Channel | undefined>;
+        give(channel: Channel | undefined): void;
+        /** Set once the robustness lane asked for it. */
+        taken: boolean;
+      }
+    | undefined;
+
+  /** Arranges the handoff (the runner does, when both the handshake and the robustness probes run). */
+  expectHandoff(): void {
+    let give: (channel: Channel | undefined) => void = () => {};
+    const channel = new Promise<Channel | undefined>((resolve) => {
+      give = resolve;
+    });
+    this.handoff = { channel, give: (c) => give(c), taken: false };
+  }
   /** Serialises the opening of the shared connections between the probe lanes. */
   opening: Promise<unknown> = Promise.resolve();
 
@@ -186,7 +241,8 @@ export class RevisionState {
     this.modernChannel = undefined;
     this.robust = undefined;
     this.other = undefined;
-    await Promise.all([...shared.map((channel) => channel.close()), ...this.closing]);
+    const unused = this.#warm.splice(0).map(async (ready) => (await ready)?.close());
+    await Promise.all([...shared.map((channel) => channel.close()), ...this.closing, ...unused]);
   }
 }
 
@@ -300,6 +356,11 @@ export class ProbeContext {
     const channel = await this.state.openChannel();
     this.#opened.add(channel);
     return channel;
+  }
+
+  /** Keeps one of the probe's own connections open when the probe ends (it was handed over). */
+  keep(channel: Channel): void {
+    this.#opened.delete(channel);
   }
 
   /**

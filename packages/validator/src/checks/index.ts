@@ -15,6 +15,7 @@ import {
   legacyHandshake,
   legacySessionBasics,
   modernHandshake,
+  modernMissingMeta,
   negotiatedCapabilities,
 } from './lifecycle.js';
 import { legacyClientFeaturesProbe, mrtrProbe, subscriptionsProbe } from './modern.js';
@@ -40,6 +41,7 @@ import {
 export const PROBES: readonly Probe[] = [
   legacyHandshake,
   modernHandshake,
+  modernMissingMeta,
   legacySessionBasics,
   authProbe,
   parseErrorProbe,

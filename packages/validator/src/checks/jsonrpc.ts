@@ -10,6 +10,7 @@ import {
   isObject,
   resultOf,
   sameId,
+  type CallResult,
   type Channel,
   type JsonObject,
   type RawResult,
@@ -65,6 +66,25 @@ export const RECOVERS = defineCheck(
 async function readyChannel(ctx: ProbeContext): Promise<Channel | undefined> {
   const state = ctx.state;
   if (state.robust !== undefined && state.robust.alive()) return state.robust;
+  const handoff = state.handoff;
+  if (handoff !== undefined && !handoff.taken) {
+    // Legacy revisions on stdio: the legacy handshake's connection, initialized, once that probe is over — but
+    // not longer than a request's time limit (a server silent before initialize keeps the handshake waiting).
+    handoff.taken = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), ctx.settings.requestTimeoutMs);
+    });
+    const channel = await Promise.race([handoff.channel, late]);
+    clearTimeout(timer);
+    if (channel === 'late') {
+      const closing = handoff.channel.then((c) => c?.close()).catch(() => undefined);
+      state.closing.push(closing);
+    } else if (channel !== undefined && channel.alive()) {
+      state.robust = channel;
+      return channel;
+    } else if (channel !== undefined) state.closing.push(channel.close().catch(() => undefined));
+  }
   const channel = await state.openChannel();
   state.robust = channel;
   if (ctx.era === 'modern') return channel;
@@ -131,12 +151,17 @@ let fences = 0;
 
 /**
  * Sends `text` and collects what arrives until `until` accepts a message. A server that stays silent would cost
- * the whole quick time limit (3 s, once per garbage input, per revision). On stdio, where one ordered stream
- * carries the input and every answer, a fence — a harmless request written right behind the text — ends that
- * wait early: once the fence is answered, the server has read the text, and an answer to the text still missing
- * gets a grace of three fence round trips (at least FENCE_GRACE_MS) before it counts as silence. The round trip
- * measures how loaded the server and the machine are, so the bound grows with the load. Streamable HTTP answers
- * each POST itself and HTTP+SSE POSTs are not ordered: no fence there.
+ * the whole quick time limit (3 s, once per garbage input, per revision). A fence — a harmless request on the
+ * same connection (session) — ends that wait early: once the fence is answered, the server has read the text and
+ * is still serving, and an answer to the text still missing gets a grace of three fence round trips (at least
+ * FENCE_GRACE_MS) before it counts as silence. The round trip measures how loaded the server and the machine
+ * are, so the bound grows with the load.
+ *
+ * On stdio one ordered stream carries the text and every answer: the fence is written right behind the text.
+ * Over HTTP the fence goes out once the server has answered the POST that carried the text: on HTTP+SSE (the
+ * answers come on the event stream) when that POST got its 2xx; on Streamable HTTP when the response's headers
+ * say that the answer comes as an event stream which is still open (a JSON body or an empty 202 ends the
+ * exchange by itself, and needs no fence).
  */
 async function fenced(
   ctx: ProbeContext,
@@ -145,31 +170,43 @@ async function fenced(
   until: (received: Received) => boolean,
 ): Promise<{ raw: RawResult; fence?: Fence }> {
   const timeoutMs = quickTimeout(ctx);
-  if (channel.kind !== 'stdio') return { raw: await channel.raw(text, { timeoutMs, until }) };
   const fenceId = `fence-${++fences}`;
   const isFence = (r: Received): boolean =>
     isObject(r.message) && !('method' in r.message) && sameId(r.message['id'], fenceId);
   const stop = new AbortController();
-  // The text is written synchronously when raw starts, so the fence below goes out behind it.
+  let fence: Fence | undefined;
+  let fenceCall: Promise<CallResult> | undefined;
+  const sendFence = (): void => {
+    if (fenceCall !== undefined || stop.signal.aborted) return;
+    fenceCall = channel.call(probeRequest(ctx, channel, fenceId), { timeoutMs, signal: stop.signal });
+    void fenceCall.then(async (call) => {
+      if (call.response === undefined || stop.signal.aborted) return;
+      const graceMs = Math.max(FENCE_GRACE_MS, 3 * call.elapsedMs);
+      await new Promise((resolve) => setTimeout(resolve, graceMs));
+      fence = { roundTripMs: call.elapsedMs, graceMs };
+      stop.abort();
+    });
+  };
   const pending = channel.raw(text, {
     timeoutMs,
     until: (r) => !isFence(r) && until(r),
     signal: stop.signal,
+    ...(channel.kind === 'stdio'
+      ? {}
+      : {
+          onSent: (response?: { readonly status: number; readonly contentType: string }) => {
+            if (response === undefined || response.contentType.toLowerCase().startsWith('text/event-stream'))
+              sendFence();
+          },
+        }),
   });
-  let fence: Fence | undefined;
-  const fenceCall = channel.call(probeRequest(ctx, channel, fenceId), { timeoutMs, signal: stop.signal });
-  void fenceCall.then(async (call) => {
-    if (call.response === undefined || stop.signal.aborted) return;
-    const graceMs = Math.max(FENCE_GRACE_MS, 3 * call.elapsedMs);
-    await new Promise((resolve) => setTimeout(resolve, graceMs));
-    fence = { roundTripMs: call.elapsedMs, graceMs };
-    stop.abort();
-  });
+  // On stdio the text is written synchronously when raw starts, so the fence goes out right behind it.
+  if (channel.kind === 'stdio') sendFence();
   const raw = await pending;
   const answered = raw.received.some((r) => !isFence(r) && until(r));
   // Answered: let the fence come back too, so that its answer does not stray into the next exchange.
   if (!answered) stop.abort();
-  ctx.schema.response(await fenceCall, probeMethod(ctx));
+  if (fenceCall !== undefined) ctx.schema.response(await fenceCall, probeMethod(ctx));
   return {
     raw: { ...raw, received: raw.received.filter((r) => !isFence(r)) },
     ...(answered || fence === undefined ? {} : { fence }),
@@ -184,7 +221,7 @@ function silence(
   what: string,
 ): string {
   if (sent.fence !== undefined)
-    return `no ${what}: a ${probeMethod(ctx)} sent right behind it was answered (in ${sent.fence.roundTripMs} ms), and nothing more came within ${sent.fence.graceMs} ms`;
+    return `no ${what}: a ${probeMethod(ctx)} sent ${channel.kind === 'stdio' ? 'right behind it' : 'on the same session once its POST was answered'} was answered (in ${sent.fence.roundTripMs} ms), and nothing more came within ${sent.fence.graceMs} ms`;
   return sent.raw.timedOut
     ? `no ${what} within ${quickTimeout(ctx)} ms`
     : (channel.deathNote() ?? `no ${what}`);
@@ -223,6 +260,9 @@ export const parseErrorProbe: Probe = {
   lane: 'robustness',
   name: 'malformed JSON',
   eras: ['legacy', 'modern'],
+  // The shared robustness connection, opened by the first of these probes (legacy revisions on stdio: handed
+  // over by the legacy handshake).
+  fresh: (state) => (state.handoff === undefined ? 1 : 0),
   checks: [PARSE_ERROR, RECOVERS],
   async run(ctx) {
     const channel = await readyChannel(ctx);

@@ -3,7 +3,7 @@
  */
 import { factsOf } from '../revisions.js';
 import { brief, callEvidence, clip, messagesEvidence } from '../evidence.js';
-import { LegacySession, META, modernRequest } from '../session.js';
+import { hasCapability, LegacySession, META, modernRequest } from '../session.js';
 import {
   isObject,
   notification,
@@ -143,6 +143,8 @@ function metaOf(message: unknown): JsonObject {
 export const subscriptionsProbe: Probe = {
   name: 'subscriptions/listen',
   eras: ['modern'],
+  // The second shared connection (also used by the comparisons of the listing probes).
+  fresh: () => 1,
   checks: [SUB_ACK, SUB_FILTER, SUB_ID],
   async run(ctx) {
     const channel = await ctx.otherChannel();
@@ -501,6 +503,7 @@ export const mrtrProbe: Probe = {
 export const legacyClientFeaturesProbe: Probe = {
   name: 'server requests to a capable client',
   eras: ['legacy'],
+  fresh: (state) => (hasCapability(state.profile, 'tools') ? 1 : 0),
   revisions: (revision) => factsOf(revision).elicitation !== 'none',
   checks: [ELICITATION_REQUESTS],
   async run(ctx: ProbeContext) {

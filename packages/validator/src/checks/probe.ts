@@ -4,7 +4,7 @@
  */
 import type { Revision } from '../catalog/model.js';
 import type { TransportKind } from '@mcpengine/wire';
-import type { Era, ProbeContext } from './context.js';
+import type { Era, ProbeContext, RevisionState } from './context.js';
 
 export interface Probe {
   readonly name: string;
@@ -19,6 +19,12 @@ export interface Probe {
    * bad input on the revision's shared robustness connection, one after another, in a third lane.
    */
   readonly lane?: 'isolated' | 'robustness';
+  /**
+   * How many fresh connections the probe will open, as far as the revision's start tells (its era, the server's
+   * capabilities). On stdio the runner starts that many server processes ahead, side by side, so that a probe
+   * late in its lane does not wait for a server start (seconds for heavy servers on a loaded machine).
+   */
+  readonly fresh?: (state: RevisionState) => number;
   /** A finer revision filter within its eras. */
   readonly revisions?: (revision: Revision) => boolean;
   run(ctx: ProbeContext): Promise<void>;

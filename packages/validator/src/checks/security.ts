@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { brief } from '../evidence.js';
-import { CLIENT_INFO, LegacySession } from '../session.js';
+import { CLIENT_INFO, hasCapability, LegacySession } from '../session.js';
 import { isObject, type JsonObject } from '@mcpengine/wire';
 import type { ProbeContext } from './context.js';
 import { compareViewpoints } from './listing.js';
@@ -154,6 +154,8 @@ export function toolHash(tool: JsonObject): string {
 export const securityProbe: Probe = {
   name: 'security lints',
   eras: ['legacy', 'modern'],
+  // Legacy revisions: a second session with another clientInfo, when there are tools to compare.
+  fresh: (state) => (state.era === 'legacy' && hasCapability(state.profile, 'tools') ? 1 : 0),
   checks: [
     SEC_HIDDEN_INSTRUCTIONS,
     SEC_INVISIBLE_UNICODE,

@@ -131,6 +131,7 @@ export const stdioExitProbe: Probe = {
   lane: 'isolated',
   name: 'stdio shutdown',
   eras: ['modern'],
+  fresh: () => 1,
   transports: ['stdio'],
   checks: [STDIO_EXIT_ON_EOF],
   async run(ctx) {

@@ -4,7 +4,7 @@
 import { factsOf } from '../revisions.js';
 import { brief, callEvidence } from '../evidence.js';
 import { wireOracle } from '../schema-observer.js';
-import { META } from '../session.js';
+import { hasCapability, META } from '../session.js';
 import { isObject, resultOf, type CallResult, type JsonObject } from '@mcpengine/wire';
 import type { ProbeContext } from './context.js';
 import { isError, isResult, rejectionFacets } from './expect.js';
@@ -261,6 +261,7 @@ function logLevels(call: CallResult): string[] {
 export const loggingLevelProbe: Probe = {
   name: 'logging level',
   eras: ['modern'],
+  fresh: (state) => (hasCapability(state.profile, 'tools') ? 1 : 0),
   checks: [LOGGING_LEVEL_THRESHOLD],
   async run(ctx) {
     // Tools that say they log come first; a handful of attempts at most.
