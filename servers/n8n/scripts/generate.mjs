@@ -40,7 +40,10 @@ function upToDate(description) {
   try {
     const manifest = JSON.parse(readFileSync(MANIFEST, 'utf8'));
     const sha = createHash('sha256').update(readFileSync(description)).digest('hex');
-    return manifest.source?.sha256 === sha && Object.keys(manifest.files ?? {}).every((f) => existsSync(join(HERE, f)));
+    return (
+      manifest.source?.sha256 === sha &&
+      Object.keys(manifest.files ?? {}).every((f) => existsSync(join(HERE, f)))
+    );
   } catch {
     return false;
   }

