@@ -102,6 +102,9 @@ try {
   );
   writeFileSync(MANIFEST, `${JSON.stringify(manifest, null, 2)}\n`);
   writeFileSync(join(HERE, 'openapi/prism.yaml'), prismCopy(readFileSync(description, 'utf8')));
+  // New sources: the next `tsc -b` compiles everything again (its build info does not notice missing outputs).
+  rmSync(join(HERE, 'dist'), { recursive: true, force: true });
+  rmSync(join(HERE, 'tsconfig.build.tsbuildinfo'), { force: true });
   process.stderr.write(
     `servers/n8n: generated ${result.api.tools.length} operations from ${PACKAGES.n8n.spec} ` +
       `(${Object.keys(manifest.files).length} files)\n`,
