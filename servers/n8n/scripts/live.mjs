@@ -184,7 +184,6 @@ async function startN8n() {
       N8N_LISTEN_ADDRESS: '127.0.0.1',
       N8N_HOST: '127.0.0.1',
       N8N_PROTOCOL: 'http',
-      WEBHOOK_URL: `http://127.0.0.1:${port}/`,
       N8N_RUNNERS_BROKER_PORT: String(brokerPort),
       N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
       DB_TYPE: 'sqlite',
@@ -438,8 +437,17 @@ async function runChecks(n8n, keys) {
       expect(structured.active === true, `active ${structured.active}`);
     });
     await check('the production webhook runs the workflow (an error execution)', async () => {
-      const response = await fetch(`${n8n.url}/webhook/${path}`);
-      expect(response.ok, `GET /webhook/${path}: HTTP ${response.status} ${await response.text()}`);
+      // n8n registers a published workflow's webhooks after answering the activation: until then the
+      // production URL answers 404 "not registered". Waiting for it is part of the check (and reported).
+      const started = Date.now();
+      for (;;) {
+        const response = await fetch(`${n8n.url}/webhook/${path}`);
+        const body = await response.text();
+        if (response.ok) return `webhook registered after ${seconds(started)} s`;
+        if (response.status !== 404 || Date.now() - started > 30_000)
+          throw new Error(`GET /webhook/${path}: HTTP ${response.status} ${body.slice(0, 200)}`);
+        await new Promise((done) => setTimeout(done, 250));
+      }
     });
     await check('list_executions: the failed run of that workflow', async () => {
       const started = Date.now();
