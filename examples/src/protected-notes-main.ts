@@ -2,12 +2,14 @@
 /**
  * Runs the protected example with a development authorization server beside it, both on loopback:
  *
- *   node servers/everything/dist/protected-notes-main.js [--port 3001] [--auth-port 9000] [--consent]
+ *   node examples/dist/protected-notes-main.js [--port 3001] [--auth-port 9000] [--consent] [--cimd-loopback]
  *
  * (Port 0 picks free ports; the URLs are printed on stderr.)
  *
  * The authorization server auto-approves (a pretend user `dev-user`) unless `--consent` asks for its consent
- * page. Clients register themselves (Dynamic Client Registration or a Client ID Metadata Document).
+ * page. Clients register themselves (Dynamic Client Registration or a Client ID Metadata Document);
+ * `--cimd-loopback` also accepts metadata documents on loopback URLs, http included (development mode: the
+ * inspector's OAuth debugger can then host its own).
  */
 import { parseArgs } from 'node:util';
 import { startDevAuthServer } from '@mcpengine/dev-auth';
@@ -18,11 +20,14 @@ const { values } = parseArgs({
     port: { type: 'string' },
     'auth-port': { type: 'string' },
     consent: { type: 'boolean' },
+    'cimd-loopback': { type: 'boolean' },
     help: { type: 'boolean' },
   },
 });
 if (values.help) {
-  process.stderr.write('Usage: protected-notes-main.js [--port 3001] [--auth-port 9000] [--consent]\n');
+  process.stderr.write(
+    'Usage: protected-notes-main.js [--port 3001] [--auth-port 9000] [--consent] [--cimd-loopback]\n',
+  );
   process.exit(0);
 }
 
@@ -30,6 +35,7 @@ const authorization = await startDevAuthServer({
   port: Number(values['auth-port'] ?? 9000),
   autoApprove: values.consent !== true,
   scopes: [NOTES_READ, NOTES_WRITE, 'offline_access'],
+  ...(values['cimd-loopback'] === true && { clientMetadataDocuments: { loopbackDocuments: true } }),
 });
 const serving = await serveProtected({ issuer: authorization.issuer, port: Number(values.port ?? 3001) });
 process.stderr.write(

@@ -131,24 +131,34 @@ export class Center {
     return { servers, runs: await this.store.listRuns(30), active: this.runner.active, stages: STAGES };
   }
 
-  async serverDetail(
-    name: string,
-  ): Promise<
-    { entry: ServerEntry; summary: ServerSummary; monitor: MonitorCheck[]; drift: Drift[] } | undefined
+  async serverDetail(name: string): Promise<
+    | {
+        entry: ServerEntry;
+        summary: ServerSummary;
+        monitor: MonitorCheck[];
+        drift: Drift[];
+        stages: readonly string[];
+      }
+    | undefined
   > {
     const entry = (await this.servers()).find((server) => server.name === name);
     if (entry === undefined) return undefined;
     const summary = summarizeServer(await this.store.serverHistory(name, HISTORY));
     const monitor = await this.store.monitorChecks(name, 100);
-    return { entry, summary, monitor, drift: driftOf(monitor) };
+    return { entry, summary, monitor, drift: driftOf(monitor), stages: STAGES };
   }
 
   async runDetail(
     id: string,
-  ): Promise<{ run: RunRecord; results: StageResult[]; active: boolean } | undefined> {
+  ): Promise<{ run: RunRecord; results: StageResult[]; active: boolean; running: string[] } | undefined> {
     const run = await this.store.getRun(id);
     if (run === undefined) return undefined;
-    return { run, results: await this.store.runResults(id), active: this.runner.active.includes(id) };
+    return {
+      run,
+      results: await this.store.runResults(id),
+      active: this.runner.active.includes(id),
+      running: this.runner.runningStages(id),
+    };
   }
 
   /** The latest review of a server as a report, or undefined when it was never reviewed. */

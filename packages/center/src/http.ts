@@ -8,6 +8,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
+import { PreviewError, type AppsPreviews } from './apps.js';
 import type { Center } from './center.js';
 import type { RunEvent } from './runner.js';
 
@@ -26,14 +27,24 @@ const SECURITY_HEADERS = {
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
   'content-security-policy':
-    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-src 'none'; frame-ancestors 'none'",
   'cache-control': 'no-store',
 };
+
+/**
+ * The dashboard page's policy: its own scripts only, and frames only from the Apps sandbox origin (another
+ * loopback port), where MCP App Views run — never in this origin.
+ */
+const pageCsp = (sandboxOrigin: string | undefined): string =>
+  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; " +
+  `frame-src ${sandboxOrigin ?? "'none'"}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 
 export interface CenterHttpOptions {
   readonly token: string;
   /** Folder of the built dashboard (index.html, app.js, app.css). */
   readonly assetsDir: string;
+  /** MCP Apps previews through the inspector's host (absent: the server page shows none). */
+  readonly previews?: AppsPreviews;
 }
 
 class HttpError extends Error {
@@ -115,6 +126,11 @@ export function createCenterServer(center: Center, options: CenterHttpOptions): 
     });
   });
 
+  function needPreviews(): AppsPreviews {
+    if (options.previews === undefined) throw new HttpError(404, 'MCP Apps previews are not enabled here');
+    return options.previews;
+  }
+
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const address = server.address();
     const port = typeof address === 'object' && address !== null ? address.port : 0;
@@ -132,7 +148,12 @@ export function createCenterServer(center: Center, options: CenterHttpOptions): 
       const path = join(options.assetsDir, file);
       if (file.includes('..') || !path.startsWith(options.assetsDir) || !existsSync(path))
         throw new HttpError(404, 'not found');
-      send(response, 200, readFileSync(path, 'utf8'), TYPES[extname(path)] ?? 'application/octet-stream');
+      response.writeHead(200, {
+        ...SECURITY_HEADERS,
+        'content-security-policy': pageCsp(options.previews?.sandbox.origin),
+        'content-type': TYPES[extname(path)] ?? 'application/octet-stream',
+      });
+      response.end(readFileSync(path, 'utf8'));
       return;
     }
 
@@ -184,6 +205,53 @@ export function createCenterServer(center: Center, options: CenterHttpOptions): 
         } catch (error) {
           throw new HttpError(400, (error as Error).message);
         }
+      }
+      case 'GET servers/:/apps': {
+        const previews = needPreviews();
+        const entry = (await center.servers()).find((server) => server.name === parts[1]);
+        if (entry === undefined) throw new HttpError(404, `no server ${parts[1]}`);
+        const review = (await center.review(entry.name))?.checks.filter((check) =>
+          check.id.startsWith('mcp-apps'),
+        );
+        try {
+          return json(response, 200, await previews.views(entry, review));
+        } catch (error) {
+          throw new HttpError(502, `could not list the views of ${entry.name}: ${(error as Error).message}`);
+        }
+      }
+      case 'POST servers/:/apps': {
+        const previews = needPreviews();
+        const body = (await readBody(request)) as { uri?: unknown };
+        if (typeof body.uri !== 'string' || !body.uri.startsWith('ui://'))
+          throw new HttpError(400, 'give the ui:// URI of the view to preview');
+        const entry = (await center.servers()).find((server) => server.name === parts[1]);
+        if (entry === undefined) throw new HttpError(404, `no server ${parts[1]}`);
+        try {
+          return json(response, 200, await previews.open(entry, body.uri));
+        } catch (error) {
+          if (error instanceof PreviewError) throw new HttpError(error.status, error.message);
+          throw new HttpError(502, `could not open ${body.uri}: ${(error as Error).message}`);
+        }
+      }
+      case 'POST apps/:': {
+        // The page's host bridge: a View's MCP requests (visibility enforced), its message log, its closing.
+        const previews = needPreviews();
+        const body = (await readBody(request)) as Record<string, unknown>;
+        if (typeof body !== 'object' || body === null || Array.isArray(body))
+          throw new HttpError(400, 'the body must be a JSON object');
+        if (parts[1] === 'close') {
+          await previews.close(String(body['viewId']));
+          return json(response, 200, {});
+        }
+        if (parts[1] !== 'request' && parts[1] !== 'record')
+          throw new HttpError(404, `no route ${url.pathname}`);
+        const answer = await previews.forward(parts[1], body as never);
+        return json(response, answer.status, answer.body);
+      }
+      case 'GET apps/:': {
+        const entries = needPreviews().timeline(parts[1]!);
+        if (entries === undefined) throw new HttpError(404, `no open view ${parts[1]}`);
+        return json(response, 200, { timeline: entries });
       }
       case 'GET runs':
         return json(response, 200, await center.store.listRuns(50));

@@ -88,6 +88,12 @@ describe('pipeline over a fixture fleet', () => {
     expect(review.checks.map((c) => c.id)).toEqual(
       expect.arrayContaining(['validator-must', 'tests', 'token-cost', 'annotations', 'shadowing']),
     );
+    // The Apps check looks as a host advertising MCP Apps: the chart view is linked and listed.
+    const apps = review.checks.find((c) => c.id === 'mcp-apps');
+    expect(apps).toMatchObject({ earned: 10, possible: 10 });
+    expect(apps?.evidence).toContain('show_chart → ui://everything/chart.html');
+    // And the validator's Apps rules ran against it (validate --apps): every rule that applies passes.
+    expect(review.checks.find((c) => c.id === 'mcp-apps-rules')).toMatchObject({ earned: 10, possible: 10 });
     expect(review.tools.find((t) => t.name === 'echo')?.tokens).toBeGreaterThan(10);
     expect(review.listTokens).toBeGreaterThan(review.tools.length * 10);
     const installs = verdict('good', 'installable').evidence as {
@@ -177,6 +183,11 @@ describe('interrupted runs', () => {
     try {
       const center = new Center(store, fleet.root, SETTINGS);
       const servers = await center.servers();
+      // The stages under way are known while they run (a run page opened mid-run shows them).
+      const seenRunning: string[][] = [];
+      center.runner.on('event', (event) => {
+        if (event.type === 'stage-start') seenRunning.push(center.runner.runningStages(event.runId));
+      });
       const { run, done } = await center.runner.start({ servers, ...SETTINGS });
       // Cancel as soon as the first stage is written: the run stops between stages.
       await new Promise<void>((resolve) => {
@@ -189,6 +200,8 @@ describe('interrupted runs', () => {
         center.runner.on('event', cancelOnFirst);
       });
       expect((await done).status).toBe('cancelled');
+      expect(seenRunning[0]).toEqual(['broken/described']);
+      expect(center.runner.runningStages(run.id)).toEqual([]);
       const before = await store.runResults(run.id);
       expect(before.length).toBeGreaterThanOrEqual(1);
       expect(before.length).toBeLessThan(8);

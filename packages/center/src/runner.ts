@@ -34,9 +34,16 @@ interface ActiveRun {
 
 export class Runner extends EventEmitter<{ event: [RunEvent] }> {
   readonly #active = new Map<string, ActiveRun>();
+  /** Per active run, the stages under way now (`server/stage`). */
+  readonly #running = new Map<string, Set<string>>();
 
   constructor(private readonly store: Store) {
     super();
+  }
+
+  /** The stages of `runId` under way now, as `server/stage` (a page opened mid-run shows them). */
+  runningStages(runId: string): string[] {
+    return [...(this.#running.get(runId) ?? [])];
   }
 
   /** Ids of the runs going on in this process. */
@@ -98,6 +105,8 @@ export class Runner extends EventEmitter<{ event: [RunEvent] }> {
     const stages = options.stages ?? STAGES;
     const parallelism = Math.max(1, options.parallelism ?? 2);
     const timeoutMs = options.timeoutMs ?? 30_000;
+    const running = new Set<string>();
+    this.#running.set(run.id, running);
     const emit = (event: RunEvent): void => void this.emit('event', event);
     emit({ type: 'run-start', run });
 
@@ -125,6 +134,7 @@ export class Runner extends EventEmitter<{ event: [RunEvent] }> {
           earlier.set(stage, previous);
           continue;
         }
+        running.add(`${server.name}/${stage}`);
         emit({ type: 'stage-start', runId: run.id, server: server.name, stage });
         const started = performance.now();
         const outcome = await runStage(stage, {
@@ -134,7 +144,7 @@ export class Runner extends EventEmitter<{ event: [RunEvent] }> {
           otherTools,
           timeoutMs,
           ...(options.revisions === undefined ? {} : { revisions: options.revisions }),
-        });
+        }).finally(() => running.delete(`${server.name}/${stage}`));
         // A stage cut short by a cancel proves nothing: it is run again on resume.
         if (controller.signal.aborted) return;
         const result: StageResult = {
@@ -164,7 +174,10 @@ export class Runner extends EventEmitter<{ event: [RunEvent] }> {
       const ended: RunRecord = { ...run, status, finishedAt };
       emit({ type: 'run-end', run: ended });
       return ended;
-    })().finally(() => this.#active.delete(run.id));
+    })().finally(() => {
+      this.#active.delete(run.id);
+      this.#running.delete(run.id);
+    });
     this.#active.set(run.id, { controller, done });
     return done;
   }

@@ -4,10 +4,11 @@
  * the stages before it in the same run (the review reads the validator's and the test runner's).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import {
+  runAppsValidation,
   runValidation,
   StdioTarget,
   StreamableHttpTarget,
@@ -16,6 +17,7 @@ import {
   type ValidationReport,
 } from '@mcpengine/validator';
 import { findTestFiles, runFiles } from '@mcpengine/test-runner';
+import { advertisingUiTransport } from '@mcpengine/inspector';
 import { CLIENTS, hostPlatform, runAdd } from '@mcpengine/installer';
 import type { StageVerdict } from '@mcpengine/store';
 import type { ServerEntry } from './fleet.js';
@@ -130,6 +132,31 @@ function namedFiles(line: string, dir: string): string[] {
     .map((word) => (isAbsolute(word) ? word : join(dir, word)));
 }
 
+/** The newest file under `dir` (recursively, `node_modules` aside), or undefined when there is none. */
+function newestFile(dir: string): { file: string; mtimeMs: number } | undefined {
+  if (!existsSync(dir)) return undefined;
+  let newest: { file: string; mtimeMs: number } | undefined;
+  const walk = (folder: string, depth: number): void => {
+    if (depth > 12) return;
+    for (const item of readdirSync(folder, { withFileTypes: true })) {
+      if (item.name === 'node_modules' || item.name.startsWith('.')) continue;
+      const path = join(folder, item.name);
+      if (item.isDirectory()) walk(path, depth + 1);
+      else if (item.isFile()) {
+        const mtimeMs = statSync(path).mtimeMs;
+        if (newest === undefined || mtimeMs > newest.mtimeMs) newest = { file: path, mtimeMs };
+      }
+    }
+  };
+  walk(dir, 0);
+  return newest;
+}
+
+/**
+ * Built, and from the current sources: every file the command names exists, and no source under `src/` (or the
+ * App views under `view/`) is newer than the newest build output next to the entry (its folder, or the
+ * `*.tsbuildinfo` the incremental build rewrites) — a build older than its sources is a stale build.
+ */
 function builds({ server }: StageContext): StageOutcome {
   const m = server.manifest;
   if (server.kind === 'external')
@@ -137,14 +164,49 @@ function builds({ server }: StageContext): StageOutcome {
   if (m.stdio === undefined) return fail('no stdio command', {});
   const files = namedFiles(m.stdio, server.dir);
   const missing = files.filter((file) => !existsSync(file));
-  const evidence = { command: m.stdio, files: files.map((file) => ({ file, exists: existsSync(file) })) };
-  if (missing.length > 0)
-    return fail(
-      `not built: ${missing.map((file) => file.slice(server.dir.length + 1)).join(', ')} missing`,
-      evidence,
-    );
+  const relative = (file: string) => file.slice(server.dir.length + 1);
+  const evidence: Record<string, unknown> = {
+    command: m.stdio,
+    files: files.map((file) => ({ file, exists: existsSync(file) })),
+  };
+  if (missing.length > 0) return fail(`not built: ${missing.map(relative).join(', ')} missing`, evidence);
+  const inServer = files.filter((file) => file.startsWith(`${server.dir}/`));
+  if (inServer.length > 0) {
+    const outputs = [
+      ...new Set(inServer.map((file) => join(server.dir, relative(file).split('/')[0]!))),
+    ].flatMap((folder) => {
+      const found = statSync(folder).isDirectory()
+        ? newestFile(folder)
+        : { file: folder, mtimeMs: statSync(folder).mtimeMs };
+      return found === undefined ? [] : [found];
+    });
+    for (const name of readdirSync(server.dir))
+      if (name.endsWith('.tsbuildinfo'))
+        outputs.push({ file: join(server.dir, name), mtimeMs: statSync(join(server.dir, name)).mtimeMs });
+    const built = outputs.sort((a, b) => b.mtimeMs - a.mtimeMs)[0];
+    const sources = ['src', 'view']
+      .map((folder) => newestFile(join(server.dir, folder)))
+      .filter((found) => found !== undefined)
+      .sort((a, b) => b.mtimeMs - a.mtimeMs)[0];
+    evidence['newestOutput'] = built && {
+      file: relative(built.file),
+      at: new Date(built.mtimeMs).toISOString(),
+    };
+    evidence['newestSource'] = sources && {
+      file: relative(sources.file),
+      at: new Date(sources.mtimeMs).toISOString(),
+    };
+    // A second of slack: file systems round times, and a build writes its outputs right after reading.
+    if (built !== undefined && sources !== undefined && sources.mtimeMs > built.mtimeMs + 1000)
+      return fail(
+        `stale build: ${relative(sources.file)} is newer than the build output (${relative(built.file)}); run npm run build`,
+        evidence,
+      );
+  }
   return pass(
-    files.length === 0 ? 'command has no file to check' : `built: ${files.length} entry file(s) present`,
+    files.length === 0
+      ? 'command has no file to check'
+      : `built: ${files.length} entry file(s) present, not older than the sources`,
     evidence,
   );
 }
@@ -358,10 +420,51 @@ async function tests(ctx: StageContext): Promise<StageOutcome> {
     : fail(`${line}${failures[0] === undefined ? '' : `: ${failures[0]}`}`, evidence, score);
 }
 
-async function inspectEntry(ctx: StageContext): Promise<Inspection> {
+async function inspectEntry(
+  ctx: StageContext,
+  wrapTransport?: <T extends { send(message: string): void }>(transport: T) => T,
+): Promise<Inspection> {
   const launch = stdioLaunch(ctx.server);
   const target = launch !== undefined ? { stdio: launch } : { url: ctx.server.manifest.url! };
-  return inspectServer(target, { timeoutMs: ctx.timeoutMs, signal: ctx.signal });
+  return inspectServer(target, {
+    timeoutMs: ctx.timeoutMs,
+    signal: ctx.signal,
+    ...(wrapTransport === undefined ? {} : { wrapTransport: wrapTransport as never }),
+  });
+}
+
+type AppsRuleVerdict = 'pass' | 'fail' | 'warn' | 'not-applicable';
+
+/** The validator's MCP Apps rules against the server (`validate --apps`: read-only app tools are called). */
+async function appsValidation(
+  ctx: StageContext,
+): Promise<{ id: string; level: string; verdict: AppsRuleVerdict; detail: string }[]> {
+  const launch = stdioLaunch(ctx.server);
+  const target =
+    launch !== undefined
+      ? new StdioTarget({ ...launch }, ctx.timeoutMs, ctx.server.manifest.stdio!)
+      : new StreamableHttpTarget({
+          url: ctx.server.manifest.url!,
+          headers: {},
+          timeoutMs: Math.min(ctx.timeoutMs, 10_000),
+        });
+  const report = await runAppsValidation({
+    target,
+    timeoutMs: ctx.timeoutMs,
+    callTools: new Set(),
+    callAll: false,
+  });
+  return report.rules.map((rule) => ({
+    id: rule.id,
+    level: rule.level,
+    verdict: rule.verdict,
+    detail: (
+      rule.notRun ??
+      rule.outcomes.find((outcome) => outcome.status === 'fail')?.detail ??
+      rule.outcomes[0]?.detail ??
+      ''
+    ).slice(0, 300),
+  }));
 }
 
 async function reviewed(ctx: StageContext): Promise<StageOutcome> {
@@ -389,10 +492,19 @@ async function reviewed(ctx: StageContext): Promise<StageOutcome> {
     })),
   );
   const listTokens = await countTokens(JSON.stringify({ tools: inspection.tools }));
+  // Apps: what a host that advertises MCP Apps is shown (UI metadata, app-only tools), a second look.
+  let appsSeen: Inspection | undefined;
+  let appsRules: { id: string; level: string; verdict: AppsRuleVerdict; detail: string }[] | undefined;
+  if (ctx.server.manifest.apps === true) {
+    appsSeen = await inspectEntry(ctx, advertisingUiTransport).catch(() => undefined);
+    appsRules = await appsValidation(ctx).catch(() => undefined);
+  }
   const checks = reviewChecks({
     tools: inspection.tools,
     resources: inspection.resources,
     apps: ctx.server.manifest.apps === true,
+    ...(appsSeen === undefined ? {} : { appsSeen: { tools: appsSeen.tools, resources: appsSeen.resources } }),
+    ...(appsRules === undefined ? {} : { appsRules }),
     ...(validation === undefined
       ? {}
       : {

@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeStore, openStore, type Store } from '@mcpengine/store';
 import { Center } from './center.js';
-import { createCenterServer } from './http.js';
+import { startSandbox } from '@mcpengine/inspector';
+import { AppsPreviews } from './apps.js';
+import { allowedHosts, createCenterServer } from './http.js';
 import { startMonitor } from './monitor.js';
 import { markInterrupted, type RunEvent } from './runner.js';
 
@@ -72,7 +74,15 @@ export async function startCenter(options: StartOptions): Promise<RunningCenter>
   });
   const interrupted = await markInterrupted(store, []);
   const token = options.token ?? randomBytes(24).toString('base64url');
-  const server = createCenterServer(center, { token, assetsDir: ASSETS_DIR });
+  // The MCP Apps sandbox: the inspector's proxy listener on another loopback port, framable by this page only.
+  let port = options.port;
+  // The page is served on 127.0.0.1 (reachable as localhost too); `[::1]` is left out: the center does not listen
+  // there, and Chromium refuses an IPv6 literal in `frame-ancestors`.
+  const sandbox = await startSandbox('127.0.0.1', () =>
+    [...allowedHosts(port)].filter((host) => !host.startsWith('[')).map((host) => `http://${host}`),
+  );
+  const previews = new AppsPreviews(sandbox, options.timeoutMs ?? 30_000);
+  const server = createCenterServer(center, { token, assetsDir: ASSETS_DIR, previews });
   server.listen(options.port, '127.0.0.1');
   try {
     await Promise.race([
@@ -80,11 +90,12 @@ export async function startCenter(options: StartOptions): Promise<RunningCenter>
       once(server, 'error').then(([error]) => Promise.reject(error as Error)),
     ]);
   } catch (error) {
+    await sandbox.close();
     await store.close();
     throw error;
   }
   const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+  port = typeof address === 'object' && address !== null ? address.port : options.port;
   const url = `http://127.0.0.1:${port}/?token=${token}`;
   options.stdout(`${url}\n`);
   const servers = await center.servers();
@@ -125,6 +136,7 @@ export async function startCenter(options: StartOptions): Promise<RunningCenter>
         await center.runner.cancelAll();
         center.runner.off('event', onEvent);
         await new Promise<void>((resolve) => server.close(() => resolve()));
+        await previews.stop();
         await store.close();
       })();
       return stopped;

@@ -4,6 +4,8 @@
  * the API; text is set with textContent, never parsed as HTML.
  */
 
+import { mountAppView, type MountedView } from '@mcpengine/inspector/apps-page';
+
 // The API's JSON, read as the server writes it (the types live server-side).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
@@ -25,6 +27,15 @@ function api(path: string, init: RequestInit = {}): Promise<Json> {
 }
 
 type Child = Node | string | number | null | undefined | false;
+
+/** The page's content; absent parts (`null`, `false`) are left out, never shown as text. */
+function show(...children: Child[]): void {
+  main.replaceChildren(
+    ...children
+      .filter((child) => child !== null && child !== undefined && child !== false)
+      .map((child) => (child instanceof Node ? child : String(child))),
+  );
+}
 
 function el(
   tag: string,
@@ -187,7 +198,7 @@ async function fleetPage(): Promise<void> {
     placeholder: 'npx -y some-mcp-server  or  https://host/mcp',
     'aria-label': 'Command line or URL of an external server',
   }) as HTMLInputElement;
-  main.replaceChildren(
+  show(
     el('h1', {}, 'Fleet'),
     el(
       'div',
@@ -281,7 +292,7 @@ async function serverPage(name: string): Promise<void> {
   const tests = latest.tests?.evidence?.passed !== undefined ? latest.tests.evidence : undefined;
   const link = (format: string) =>
     `/api/servers/${encodeURIComponent(name)}/review?format=${format}&token=${encodeURIComponent(token)}`;
-  main.replaceChildren(
+  show(
     el('h1', {}, detail.entry.manifest.title ?? name),
     el('p', { class: 'muted' }, detail.entry.manifest.description ?? '', ' ', `(${detail.entry.kind})`),
     el(
@@ -322,17 +333,20 @@ async function serverPage(name: string): Promise<void> {
       el(
         'tbody',
         {},
-        ...Object.values(latest).map((result: Json) =>
-          el(
-            'tr',
-            {},
-            el('td', {}, result.stage),
-            el('td', { class: verdictClass(result.verdict) }, result.verdict),
-            el('td', {}, result.summary),
-            el('td', { class: 'num' }, `${(result.durationMs / 1000).toFixed(1)} s`),
-            el('td', {}, evidenceBlock(result.evidence)),
+        // In pipeline order: stages finished in the same millisecond come back from the store in any order.
+        ...Object.values(latest)
+          .sort((a: Json, b: Json) => detail.stages.indexOf(a.stage) - detail.stages.indexOf(b.stage))
+          .map((result: Json) =>
+            el(
+              'tr',
+              {},
+              el('td', {}, result.stage),
+              el('td', { class: verdictClass(result.verdict) }, result.verdict),
+              el('td', {}, result.summary),
+              el('td', { class: 'num' }, `${(result.durationMs / 1000).toFixed(1)} s`),
+              el('td', {}, evidenceBlock(result.evidence)),
+            ),
           ),
-        ),
       ),
     ),
     tests
@@ -392,6 +406,10 @@ async function serverPage(name: string): Promise<void> {
           ),
         )
       : el('p', { class: 'muted' }, 'Not reviewed yet.'),
+    appsSection(
+      name,
+      detail.entry.manifest.apps === true || review?.checks.some((c: Json) => c.id === 'mcp-apps'),
+    ),
     detail.monitor.length > 0
       ? el(
           'section',
@@ -411,6 +429,244 @@ async function serverPage(name: string): Promise<void> {
   );
 }
 
+/** The open App preview (one at a time on the page): torn down when another opens or the page changes. */
+let preview: { mounted: MountedView; viewId: string } | undefined;
+
+async function closePreview(reason: string): Promise<void> {
+  const current = preview;
+  preview = undefined;
+  if (current === undefined) return;
+  await current.mounted.bridge.teardown(reason).catch(() => undefined);
+  current.mounted.detach();
+  await api('apps/close', { method: 'POST', body: JSON.stringify({ viewId: current.viewId }) }).catch(
+    () => undefined,
+  );
+}
+
+/** The page's half of the inspector's host: its API calls go to the center's `/api/apps/*` (POST, token). */
+const appsApi = (path: string, body?: unknown): Promise<Json> =>
+  api(path, { method: 'POST', body: JSON.stringify(body ?? {}) });
+
+const prefersDark = (): boolean => matchMedia('(prefers-color-scheme: dark)').matches;
+
+/**
+ * MCP Apps: each `ui://` view of the server (the tools that link it, its declared CSP and permissions, what the
+ * host grants, the review's Apps check), and a live preview rendered by the inspector's host in its sandbox.
+ */
+function appsSection(name: string, expected: boolean): HTMLElement {
+  const body = el('div', { id: 'apps-body' });
+  const section = el(
+    'section',
+    { id: 'apps', 'aria-labelledby': 'apps-title' },
+    el('h2', { id: 'apps-title' }, 'MCP Apps'),
+    body,
+  );
+  const load = (): void => {
+    body.replaceChildren(
+      el('p', { class: 'muted' }, 'Listing the views (the server is started with its mock environment)…'),
+    );
+    void api(`servers/${encodeURIComponent(name)}/apps`)
+      .then((answer) => renderApps(name, body, answer))
+      .catch((error) =>
+        body.replaceChildren(el('p', { class: 'fail', role: 'alert' }, (error as Error).message)),
+      );
+  };
+  if (expected) load();
+  else
+    body.replaceChildren(
+      el('p', { class: 'muted' }, 'This server does not declare MCP Apps views (fleet.json "apps").'),
+      el('button', { id: 'apps-load', onclick: load }, 'Look for views'),
+    );
+  return section;
+}
+
+function renderApps(name: string, body: HTMLElement, answer: Json): void {
+  const review: Json[] = answer.review;
+  const views: Json[] = answer.views;
+  const stage = el('div', { id: 'app-preview' });
+  body.replaceChildren(
+    review.length > 0
+      ? el(
+          'ul',
+          { class: 'plain', id: 'app-checks' },
+          ...review.map((check) =>
+            el(
+              'li',
+              {},
+              el('strong', {}, `${check.title}: ${check.earned} / ${check.possible} points`),
+              ` — ${check.rule}. `,
+              el('span', { class: 'muted' }, check.evidence.join('; ')),
+            ),
+          ),
+        )
+      : el(
+          'p',
+          { class: 'muted' },
+          'No Apps review check yet (run the pipeline with "apps": true in fleet.json).',
+        ),
+    views.length === 0
+      ? el('p', { class: 'muted' }, `No tool links a ui:// view (revision ${answer.revision}).`)
+      : el(
+          'table',
+          { id: 'app-views' },
+          el(
+            'thead',
+            {},
+            el(
+              'tr',
+              {},
+              ...['View', 'Linked by', 'Declared', 'Granted by the host', 'Sample', ''].map((h) =>
+                el('th', { scope: 'col' }, h),
+              ),
+            ),
+          ),
+          el(
+            'tbody',
+            {},
+            ...views.map((view) =>
+              el(
+                'tr',
+                {},
+                el(
+                  'td',
+                  {},
+                  el('code', {}, view.uri),
+                  el('div', { class: 'muted' }, [view.name, view.mimeType].filter(Boolean).join(' · ')),
+                ),
+                el(
+                  'td',
+                  {},
+                  el(
+                    'ul',
+                    { class: 'plain' },
+                    ...view.tools.map((tool: Json) =>
+                      el('li', {}, el('code', {}, tool.name), ` (${tool.visibility.join(', ')})`),
+                    ),
+                  ),
+                ),
+                el(
+                  'td',
+                  {},
+                  el(
+                    'div',
+                    {},
+                    'CSP: ',
+                    view.declared.csp
+                      ? el('code', {}, JSON.stringify(view.declared.csp))
+                      : 'none (the restrictive default)',
+                  ),
+                  el(
+                    'div',
+                    {},
+                    'Permissions: ',
+                    view.declared.permissions
+                      ? el('code', {}, JSON.stringify(view.declared.permissions))
+                      : 'none',
+                  ),
+                ),
+                el(
+                  'td',
+                  {},
+                  el('code', { class: 'csp' }, view.header),
+                  view.allow ? el('div', {}, `allow: ${view.allow}`) : null,
+                  ...view.refused.map((reason: string) => el('div', { class: 'fail' }, `refused: ${reason}`)),
+                ),
+                el(
+                  'td',
+                  {},
+                  view.sample
+                    ? el(
+                        'div',
+                        {},
+                        el('code', {}, `${view.sample.tool}(${JSON.stringify(view.sample.arguments)})`),
+                        el('div', { class: 'muted' }, `from ${view.sample.source}`),
+                      )
+                    : el('span', { class: 'muted' }, view.problem ?? '—'),
+                ),
+                el(
+                  'td',
+                  {},
+                  view.sample
+                    ? el('button', { onclick: () => void openPreview(name, view.uri, stage) }, 'Preview')
+                    : null,
+                ),
+              ),
+            ),
+          ),
+        ),
+    stage,
+  );
+}
+
+async function openPreview(name: string, uri: string, stage: HTMLElement): Promise<void> {
+  await closePreview('another view opens');
+  const status = el('span', { 'data-testid': 'app-status' }, 'View: opening…');
+  const box = el('div', { class: 'app-frame-box' });
+  const notes = el('ul', { class: 'app-notes', 'aria-label': 'From the view' });
+  const info = el('p', { class: 'muted' });
+  const theme = el(
+    'select',
+    { 'aria-label': 'Theme of the view' },
+    el('option', { value: 'light' }, 'light'),
+    el('option', { value: 'dark' }, 'dark'),
+  ) as HTMLSelectElement;
+  theme.value = prefersDark() ? 'dark' : 'light';
+  const close = el(
+    'button',
+    { onclick: () => void closePreview('the user closed the view').then(() => stage.replaceChildren()) },
+    'Close preview',
+  );
+  stage.replaceChildren(
+    el('h3', {}, `Preview of `, el('code', {}, uri)),
+    el('div', { class: 'toolbar' }, status, el('label', {}, 'Theme ', theme), close),
+    info,
+    box,
+    notes,
+  );
+  let opened: Json;
+  try {
+    opened = await api(`servers/${encodeURIComponent(name)}/apps`, {
+      method: 'POST',
+      body: JSON.stringify({ uri }),
+    });
+  } catch (error) {
+    status.textContent = 'View: not opened';
+    info.replaceChildren(el('span', { class: 'fail', role: 'alert' }, (error as Error).message));
+    return;
+  }
+  info.replaceChildren(
+    `${opened.tool.name}(${JSON.stringify(opened.arguments)}) from ${opened.argumentsSource}; sandbox origin ${opened.sandboxOrigin}. `,
+    el(
+      'details',
+      {},
+      el('summary', {}, 'Content Security Policy of the view'),
+      el('pre', { 'data-testid': 'app-csp' }, opened.header),
+    ),
+  );
+  const mounted = mountAppView({
+    opened: opened as never,
+    container: box,
+    uri,
+    tool: opened.tool,
+    args: opened.arguments,
+    answer: opened.answer,
+    api: appsApi,
+    theme: theme.value === 'dark' ? 'dark' : 'light',
+    hostName: 'mcpengine-center',
+    events: {
+      status: (text) => (status.textContent = `View: ${text}`),
+      size: (height) => (box.style.height = height === undefined ? '' : `${height}px`),
+      mode: () => undefined,
+      note: (kind, value) =>
+        notes.append(el('li', {}, el('strong', {}, `${kind}: `), el('code', {}, JSON.stringify(value)))),
+      teardown: () => void closePreview('the view asked').then(() => stage.replaceChildren()),
+    },
+  });
+  preview = { mounted, viewId: String(opened.viewId) };
+  theme.addEventListener('change', () => mounted.bridge.setTheme(theme.value === 'dark' ? 'dark' : 'light'));
+  status.textContent = 'View: waiting for the view';
+}
+
 let runView: { id: string; results: Map<string, Json>; running: Set<string> } | undefined;
 
 async function runPage(id: string): Promise<void> {
@@ -418,7 +674,7 @@ async function runPage(id: string): Promise<void> {
   runView = {
     id,
     results: new Map(detail.results.map((r: Json) => [`${r.server}/${r.stage}`, r])),
-    running: new Set(),
+    running: new Set(detail.running ?? []),
   };
   renderRun(detail.run, detail.active);
 }
@@ -428,7 +684,7 @@ function renderRun(run: Json, active: boolean): void {
   const view = runView;
   const total = run.servers.length * run.stages.length;
   const done = view.results.size;
-  main.replaceChildren(
+  show(
     el('h1', {}, `Run ${run.id}`),
     el(
       'p',
@@ -530,6 +786,19 @@ function renderRun(run: Json, active: boolean): void {
   );
 }
 
+/** The fleet table follows a run live, at most every two seconds, unless someone is typing a server to add. */
+let fleetRefresh: ReturnType<typeof setTimeout> | undefined;
+function refreshFleet(): void {
+  if (fleetRefresh !== undefined) return;
+  fleetRefresh = setTimeout(() => {
+    fleetRefresh = undefined;
+    const input = document.getElementById('add-stdio') as HTMLInputElement | null;
+    const onFleet = location.hash === '' || location.hash === '#/';
+    if (onFleet && input !== null && input.value === '' && document.activeElement !== input)
+      void fleetPage().catch(() => undefined);
+  }, 2000);
+}
+
 function connectEvents(): void {
   const source = new EventSource(`/api/events?token=${encodeURIComponent(token)}`);
   source.addEventListener('stage-start', (message) => {
@@ -543,6 +812,7 @@ function connectEvents(): void {
   source.addEventListener('stage-end', (message) => {
     const { result } = JSON.parse((message as MessageEvent).data);
     live.textContent = `${result.server}: ${result.stage} ${result.verdict}`;
+    refreshFleet();
     if (runView?.id === result.runId) {
       runView.running.delete(`${result.server}/${result.stage}`);
       runView.results.set(`${result.server}/${result.stage}`, result);
@@ -558,19 +828,20 @@ function connectEvents(): void {
 }
 
 async function runsPage(): Promise<void> {
-  main.replaceChildren(el('h1', {}, 'Runs'), runsTable(await api('runs')));
+  show(el('h1', {}, 'Runs'), runsTable(await api('runs')));
 }
 
 async function route(): Promise<void> {
   const [, page, arg] = location.hash.replace(/^#/, '').split('/');
   runView = undefined;
+  await closePreview('the page changed');
   try {
     if (page === 'server' && arg) await serverPage(decodeURIComponent(arg));
     else if (page === 'run' && arg) await runPage(decodeURIComponent(arg));
     else if (page === 'runs') await runsPage();
     else await fleetPage();
   } catch (error) {
-    main.replaceChildren(el('h1', {}, 'Error'), el('p', { class: 'fail' }, (error as Error).message));
+    show(el('h1', {}, 'Error'), el('p', { class: 'fail' }, (error as Error).message));
   }
 }
 

@@ -136,6 +136,17 @@ export interface FetchPolicy extends AuthHttpOptions {
   allowPrivateNetworks?: boolean;
 }
 
+/** Client ID Metadata Documents: on (default) or off, where they may be fetched from. */
+export type CimdPolicy = FetchPolicy & {
+  enabled?: boolean;
+  /**
+   * Development mode: also accept client ids on a loopback host (`http://127.0.0.1:<port>/…`, `localhost`,
+   * `[::1]`), over http or https, e.g. a local inspector or test client hosting its own document. The spec
+   * requires https client ids; this only ever opens loopback hosts, never other private addresses. Default false.
+   */
+  loopbackDocuments?: boolean;
+};
+
 /** The HTTP options of a fetch on a client's word: private targets blocked unless opted in. */
 export function clientFetchOptions(policy: FetchPolicy): AuthHttpOptions {
   const { allowPrivateNetworks, ...http } = policy;
@@ -252,7 +263,7 @@ export interface ClientRegistryOptions {
   clients?: readonly DevClient[];
   supportedMethods: readonly string[];
   /** Fetching metadata documents. Default: https only, 5 s, 16 KiB. */
-  cimd?: FetchPolicy & { enabled?: boolean };
+  cimd?: CimdPolicy;
   /** Dynamic registrations held at once. Default 10,000. */
   maxClients?: number;
   /** How long a dynamic registration lives (pre-registered clients never expire). Default 24 hours. */
@@ -347,13 +358,22 @@ export class ClientRegistry {
 
   async #fetchDocument(clientId: string): Promise<KnownClient> {
     const url = new URL(clientId);
+    const policy = this.#options.cimd ?? {};
+    const { loopbackDocuments, enabled: _enabled, ...fetchPolicy } = policy;
+    // Development mode: a document on a loopback host may be fetched over http (and only there).
+    const loopback = loopbackDocuments === true && isLoopbackHost(url.hostname);
     let document: Record<string, unknown>;
     try {
       const response = await authRequest(
         url,
         { method: 'GET', headers: { accept: 'application/json' } },
         'client metadata document',
-        { timeoutMs: 5_000, maxBytes: 16 * 1024, ...clientFetchOptions(this.#options.cimd ?? {}) },
+        {
+          timeoutMs: 5_000,
+          maxBytes: 16 * 1024,
+          ...clientFetchOptions(fetchPolicy),
+          ...(loopback ? { allowHttp: 'loopback' as const, blockPrivateNetworks: false } : {}),
+        },
       );
       if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
       document = jsonObjectOf(response, 'client metadata document');

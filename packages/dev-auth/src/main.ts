@@ -21,6 +21,8 @@ const USAGE = `Usage: mcpengine-dev-auth [options]
   --resource <url>       a resource tokens may be issued for (repeatable; default: any)
   --client <spec>        pre-register id[:secret]=redirect_uri[,redirect_uri…] (repeatable)
   --no-registration      turn Dynamic Client Registration off
+  --cimd-loopback        development mode: accept Client ID Metadata Documents on loopback hosts, http
+                         included (the spec requires https client ids; nothing else is opened)
   --allow-remote         allow a non-loopback --host
   --help`;
 
@@ -55,6 +57,7 @@ async function main(): Promise<void> {
       resource: { type: 'string', multiple: true },
       client: { type: 'string', multiple: true },
       'no-registration': { type: 'boolean' },
+      'cimd-loopback': { type: 'boolean' },
       'allow-remote': { type: 'boolean' },
       help: { type: 'boolean' },
     },
@@ -73,6 +76,7 @@ async function main(): Promise<void> {
     ...(values.resource !== undefined && { resources: values.resource }),
     clients: (values.client ?? []).map(parseClient),
     dynamicRegistration: values['no-registration'] !== true,
+    ...(values['cimd-loopback'] === true && { clientMetadataDocuments: { loopbackDocuments: true } }),
     allowRemote: values['allow-remote'] === true,
   });
   process.stdout.write(`${running.issuer}\n`);

@@ -654,6 +654,37 @@ describe('Client ID Metadata Documents', () => {
     expect((await authorize(as, { client_id: 'http://client.example/m.json' })).response.status).toBe(400);
     expect(fetched).toEqual([]);
   });
+
+  it('development mode (loopbackDocuments) accepts a loopback document, http included, and nothing else', async () => {
+    const LOCAL = 'http://127.0.0.1:4000/oauth/client-metadata.json';
+    const fetched: string[] = [];
+    const fetch: FetchLike = async (url) => {
+      fetched.push(url.href);
+      return new Response(
+        JSON.stringify({ client_id: url.href, client_name: 'Local', redirect_uris: [REDIRECT] }),
+        {
+          headers: { 'content-type': 'application/json' },
+        },
+      );
+    };
+    const lookup = async (host: string) => (host === 'internal.example' ? ['10.0.0.8'] : ['93.184.215.14']);
+    // Without the mode: a loopback document is never fetched.
+    const strict = server({ clientMetadataDocuments: { fetch, lookup } });
+    expect((await authorize(strict, { client_id: LOCAL })).params?.has('code') ?? false).toBe(false);
+    expect(fetched).toEqual([]);
+    const dev = server({ clientMetadataDocuments: { fetch, lookup, loopbackDocuments: true } });
+    const local = await authorize(dev, { client_id: LOCAL });
+    expect(local.params?.has('code')).toBe(true);
+    expect(fetched).toEqual([LOCAL]);
+    // Other private addresses and plain http elsewhere stay refused.
+    for (const id of [
+      'https://10.0.0.1/client.json',
+      'https://internal.example/c.json',
+      'http://client.example/c.json',
+    ])
+      expect((await authorize(dev, { client_id: id })).params?.has('code') ?? false).toBe(false);
+    expect(fetched).toEqual([LOCAL]);
+  });
 });
 
 describe('consent, introspection, revocation', () => {

@@ -47,7 +47,7 @@ import {
   type DevClient,
   type KnownClient,
   clientFetchOptions,
-  type FetchPolicy,
+  type CimdPolicy,
 } from './clients.js';
 import { consentPage, errorPage, PAGE_HEADERS } from './pages.js';
 
@@ -88,9 +88,10 @@ export interface DevAuthServerOptions {
   /**
    * Fetches on a client's word — Client ID Metadata Documents and registered `jwks_uri`s: `allowHttp` and
    * `allowPrivateNetworks` for local tests. Default: https only, never to loopback, private or link-local
-   * addresses (checked by name, literal and resolved address).
+   * addresses (checked by name, literal and resolved address). `loopbackDocuments` (development mode, the CLI's
+   * `--cimd-loopback`) accepts client ids on a loopback host, http included, and nothing else.
    */
-  clientMetadataDocuments?: FetchPolicy & { enabled?: boolean };
+  clientMetadataDocuments?: CimdPolicy;
   /** Accepted `Host` header values; default the issuer's host plus localhost/127.0.0.1/[::1] on its port. */
   allowedHosts?: readonly string[];
 }

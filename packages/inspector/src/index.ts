@@ -49,3 +49,19 @@ export { CLI_METHODS, EXIT, runInspectCli, type CliIo } from './cli/run-cli.js';
 export { runInspectWeb } from './web/run-web.js';
 export { startBackend, type BackendOptions, type RunningBackend } from './web/backend.js';
 export { loopbackBindAddress, RequestGuard } from './web/guard.js';
+// The MCP Apps reference host, for other pages that render Views (the command center): the sandbox proxy
+// listener, the `/api/apps/*` routes, the policy built from `_meta.ui`, and the client's UI advertisement. The
+// page half is the `@mcpengine/inspector/apps-page` export (ui/apps/bridge.ts, bundled by the page).
+export { AppsRoutes, type AppsAnswer, type AppsSession } from './web/apps-host/routes.js';
+export { startSandbox, type RunningSandbox, type SandboxView } from './web/apps-host/sandbox.js';
+export {
+  cspHeader,
+  originProblem,
+  resourceUiMeta,
+  toolResourceUri,
+  toolVisibility,
+  viewPolicy,
+  type CspDomains,
+  type ViewPolicy,
+} from './web/apps-host/csp.js';
+export { advertiseUi, advertisingUiTransport } from './core/ui-capability.js';

@@ -17,4 +17,5 @@ const result = await build({
 });
 for (const file of ['index.html', 'app.css']) copyFileSync(new URL(file, here), new URL(file, out));
 const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
-process.stdout.write(`inspector UI: ${bytes} bytes of JavaScript in dist/ui\n`);
+// stderr: `npm start` prints only the command center's URL on stdout.
+process.stderr.write(`inspector UI: ${bytes} bytes of JavaScript in dist/ui\n`);

@@ -1,7 +1,7 @@
 /**
  * The OAuth debugger: MCP authorization one step at a time — the 401 challenge, protected resource metadata,
- * authorization server metadata, registration, authorization with PKCE, token, refresh, the request with the
- * token — each HTTP exchange shown and judged against the specification.
+ * authorization server metadata, registration (pre-registered, CIMD or DCR), authorization with PKCE, token,
+ * refresh, the request with the token, step-up — each HTTP exchange shown and judged against the specification.
  */
 import { h, type ComponentChild } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
@@ -32,12 +32,24 @@ interface Step {
 
 const MARK = { pass: '✓', fail: '✗', warn: '⚠' } as const;
 
+/** The registration paths (MCP 2025-11-25 "Client Registration Approaches"). */
+const REGISTRATIONS: readonly [string, string][] = [
+  ['auto', 'Automatic (the spec’s order)'],
+  ['pre-registered', 'Pre-registered (the id below)'],
+  ['cimd', 'Client ID Metadata Document'],
+  ['dcr', 'Dynamic Client Registration'],
+];
+
 export function OAuthPanel(props: {
   oauth: Json | undefined;
   onState: (state: Json) => void;
 }): ComponentChild {
   const [clientId, setClientId] = useState('');
   const [scope, setScope] = useState('');
+  const [registration, setRegistration] = useState('auto');
+  const [clientMetadataUrl, setClientMetadataUrl] = useState('');
+  const [stepUpTool, setStepUpTool] = useState('');
+  const [stepUpArguments, setStepUpArguments] = useState('');
   const [error, setError] = useState('');
   useEffect(() => {
     void api('oauth').then(props.onState, (failure: Error) => setError(failure.message));
@@ -62,6 +74,18 @@ export function OAuthPanel(props: {
     ),
     h('div', { class: 'row' }, [
       h('label', { class: 'field' }, [
+        h('span', null, 'Registration'),
+        h(
+          'select',
+          {
+            'aria-label': 'Registration',
+            value: registration,
+            onChange: (event: Event) => setRegistration((event.target as HTMLSelectElement).value),
+          },
+          REGISTRATIONS.map(([value, label]) => h('option', { value }, label)),
+        ),
+      ]),
+      h('label', { class: 'field' }, [
         h('span', null, 'Pre-registered client id (optional)'),
         h('input', {
           value: clientId,
@@ -69,13 +93,60 @@ export function OAuthPanel(props: {
         }),
       ]),
       h('label', { class: 'field' }, [
-        h('span', null, 'Scopes to ask for (optional; for step-up)'),
+        h('span', null, 'Client ID Metadata Document URL (https; empty: the inspector hosts one)'),
+        h('input', {
+          value: clientMetadataUrl,
+          type: 'url',
+          onInput: (event: Event) => setClientMetadataUrl((event.target as HTMLInputElement).value),
+        }),
+      ]),
+      h('label', { class: 'field' }, [
+        h('span', null, 'Scopes to ask for (optional)'),
         h('input', {
           value: scope,
           onInput: (event: Event) => setScope((event.target as HTMLInputElement).value),
         }),
       ]),
-      h('button', { onClick: () => void act('oauth/reset', { clientId, scope }) }, 'Start over'),
+    ]),
+    h('div', { class: 'row' }, [
+      h('label', { class: 'field' }, [
+        h('span', null, 'Step-up: a tool the token may not cover (optional)'),
+        h('input', {
+          value: stepUpTool,
+          onInput: (event: Event) => setStepUpTool((event.target as HTMLInputElement).value),
+        }),
+      ]),
+      h('label', { class: 'field' }, [
+        h('span', null, 'Step-up: its arguments (JSON)'),
+        h('input', {
+          value: stepUpArguments,
+          placeholder: '{}',
+          onInput: (event: Event) => setStepUpArguments((event.target as HTMLInputElement).value),
+        }),
+      ]),
+      h(
+        'button',
+        {
+          onClick: () => {
+            let args: Json;
+            try {
+              args = stepUpArguments.trim() === '' ? {} : (JSON.parse(stepUpArguments) as Json);
+            } catch {
+              setError('the step-up arguments are not JSON');
+              return;
+            }
+            void act('oauth/reset', {
+              clientId,
+              scope,
+              registration,
+              clientMetadataUrl,
+              stepUpTool,
+              stepUpArguments: args,
+            });
+          },
+        },
+        'Start over',
+      ),
     ]),
     h('div', { class: 'row' }, [
       h(

@@ -20,4 +20,5 @@ await build({
 copyFileSync(new URL('index.html', here), new URL('index.html', out));
 const html = await readSingleFileView(out.pathname);
 writeFileSync(new URL('chart.html', out), html);
-process.stdout.write(`everything chart view: ${html.length} bytes in dist/view/chart.html\n`);
+// stderr: `npm start` prints only the command center's URL on stdout.
+process.stderr.write(`everything chart view: ${html.length} bytes in dist/view/chart.html\n`);

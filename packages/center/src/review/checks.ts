@@ -25,6 +25,18 @@ export interface ReviewInput {
   readonly tools: readonly JsonObject[];
   readonly resources: readonly JsonObject[];
   readonly apps: boolean;
+  /**
+   * Tools and resources as a host that advertises MCP Apps (`io.modelcontextprotocol/ui`) is shown them: servers
+   * add UI metadata, and list app-only tools, only for such clients. The Apps check reads these when given.
+   */
+  readonly appsSeen?: { readonly tools: readonly JsonObject[]; readonly resources: readonly JsonObject[] };
+  /** The validator's MCP Apps rules (`validate --apps`), when they ran: each rule's verdict and first finding. */
+  readonly appsRules?: readonly {
+    readonly id: string;
+    readonly level: string;
+    readonly verdict: 'pass' | 'fail' | 'warn' | 'not-applicable';
+    readonly detail: string;
+  }[];
   /** Share of MUST requirements passed per revision and transport (validates stage), if it ran. */
   readonly validation?: { readonly mustShare: number; readonly failures: readonly string[] };
   /** Security lint warnings from the validator's advisory checks. */
@@ -241,12 +253,13 @@ export function reviewChecks(input: ReviewInput): ReviewCheck[] {
   });
 
   if (input.apps) {
+    const seen = input.appsSeen ?? { tools, resources: input.resources };
     const uiUris = new Set(
-      input.resources
+      seen.resources
         .filter((resource) => String(resource['uri']).startsWith('ui://'))
         .map((resource) => String(resource['uri'])),
     );
-    const linked = tools.filter((tool) => {
+    const linked = seen.tools.filter((tool) => {
       const ui = (tool['_meta'] as JsonObject | undefined)?.['ui'] as JsonObject | undefined;
       return typeof ui?.['resourceUri'] === 'string';
     });
@@ -261,10 +274,32 @@ export function reviewChecks(input: ReviewInput): ReviewCheck[] {
       possible: 10,
       earned: linked.length > 0 && broken.length === 0 ? 10 : 0,
       evidence: [
-        `${linked.length} tools link a view; ${uiUris.size} ui:// resources listed`,
+        `${linked.length} tools link a view; ${uiUris.size} ui:// resources listed${input.appsSeen === undefined ? '' : ' (as listed to a client advertising io.modelcontextprotocol/ui)'}`,
+        ...linked.map(
+          (tool) =>
+            `${String(tool['name'])} → ${String(((tool['_meta'] as JsonObject)['ui'] as JsonObject)['resourceUri'])}`,
+        ),
         ...broken.map((tool) => `${String(tool['name'])}: its view is not listed`),
       ],
     });
+    if (input.appsRules !== undefined) {
+      const applicable = input.appsRules.filter((rule) => rule.verdict !== 'not-applicable');
+      const passed = applicable.filter((rule) => rule.verdict === 'pass').length;
+      const warned = applicable.filter((rule) => rule.verdict === 'warn').length;
+      checks.push({
+        id: 'mcp-apps-rules',
+        title: 'MCP Apps rules (validate --apps)',
+        rule: '10 points × (rules passed + half of SHOULD rules warned) / rules that apply, from the validator’s MCP Apps rules',
+        possible: 10,
+        earned: round(10 * share(passed + warned / 2, applicable.length)),
+        evidence: [
+          `${passed} of ${applicable.length} applicable rules passed, ${warned} warned, ${applicable.length - passed - warned} failed`,
+          ...applicable
+            .filter((rule) => rule.verdict !== 'pass')
+            .map((rule) => `${rule.id} (${rule.level}) ${rule.verdict}: ${rule.detail}`),
+        ],
+      });
+    }
   }
   return checks;
 }

@@ -38,6 +38,7 @@ export function createFixtureFleet(
         stdio: `node ${EVERYTHING_MAIN}`,
         tests: 'test',
         serverJson: 'server.json',
+        apps: true,
       }),
     );
     write(

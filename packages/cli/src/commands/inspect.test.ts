@@ -45,6 +45,8 @@ let httpUrl = '';
 let sseUrl = '';
 let authServer: Server;
 let authUrl = '';
+let scopeServer: Server;
+let scopeUrl = '';
 
 beforeAll(async () => {
   http = spawn(process.execPath, [SERVER, '--http', '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -72,11 +74,45 @@ beforeAll(async () => {
   await new Promise<void>((ready) => authServer.listen(0, '127.0.0.1', ready));
   const address = authServer.address();
   authUrl = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}/mcp`;
+  // A server that accepts the session but wants a larger scope for tools/call: 403 insufficient_scope.
+  scopeServer = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      const message = JSON.parse(body || '{}') as { id?: number; method?: string };
+      if (message.method === 'initialize') {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: message.id,
+            result: {
+              protocolVersion: '2025-11-25',
+              capabilities: { tools: {} },
+              serverInfo: { name: 'scoped', version: '1' },
+            },
+          }),
+        );
+      } else if (message.id === undefined) {
+        response.writeHead(202);
+        response.end();
+      } else {
+        response.writeHead(403, {
+          'www-authenticate': 'Bearer error="insufficient_scope", scope="notes:write"',
+        });
+        response.end();
+      }
+    });
+  });
+  await new Promise<void>((ready) => scopeServer.listen(0, '127.0.0.1', ready));
+  const scoped = scopeServer.address();
+  scopeUrl = `http://127.0.0.1:${typeof scoped === 'object' && scoped !== null ? scoped.port : 0}/mcp`;
 }, 30_000);
 
 afterAll(async () => {
   http?.kill('SIGTERM');
   await new Promise<void>((done) => authServer.close(() => done()));
+  await new Promise<void>((done) => scopeServer.close(() => done()));
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -355,6 +391,27 @@ describe('inspect --cli over HTTP', () => {
     const run = await inspect('--cli', '--url', authUrl, '--method', 'tools/list');
     expect(run.code).toBe(3);
     expect(envelope(run).error).toMatchObject({ exitCode: 3, class: 'auth' });
+  });
+
+  it('exit 3 when a request is answered 403 insufficient_scope after the session opened', async () => {
+    const run = await inspect(
+      '--cli',
+      '--url',
+      scopeUrl,
+      '--revision',
+      '2025-11-25',
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'add-note',
+    );
+    expect(run.code).toBe(3);
+    expect(run.stdout).toBe('');
+    expect(envelope(run).error).toMatchObject({
+      exitCode: 3,
+      class: 'auth',
+      message: expect.stringMatching(/^tools\/call needs authorization \(HTTP 403\)/),
+    });
   });
 
   it('exit 4 when nothing listens', async () => {

@@ -10,6 +10,7 @@
  */
 import { REVISIONS, type Revision } from '@mcpengine/oracle';
 import {
+  authStatusOf,
   ConnectFailure,
   DEFAULT_CONNECT_TIMEOUT_MS,
   openInspection,
@@ -132,6 +133,15 @@ export async function runInspectCli(args: RawArguments, io: CliIo): Promise<numb
       const message = `the server answered ${plan.method} with error ${remote.code}: ${remote.message}`;
       return fail(io, plan.method === 'tools/call' ? 'toolError' : 'usage', message);
     }
+    // A request answered 401/403 after the session opened (a token without the scope a tool needs, an expired
+    // one): authorization, not reachability.
+    const status = authStatusOf(error);
+    if (status !== undefined)
+      return fail(
+        io,
+        'auth',
+        `${plan.method} needs authorization (HTTP ${status}): ${(error as Error).message}`,
+      );
     // The connection broke after it opened: the server died or stopped answering.
     return fail(io, 'unreachable', `${plan.method} failed: ${(error as Error).message}`);
   } finally {

@@ -277,11 +277,16 @@ export async function openInspection(target: Target, options: OpenOptions = {}):
   return new Inspection(target, session, timeline, requestTimeoutMs);
 }
 
+/** The HTTP 401 or 403 somewhere in an error's causes (the server refused the credentials, or wants more). */
+export function authStatusOf(error: unknown): number | undefined {
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause)
+    if (cause instanceof HttpError && (cause.status === 401 || cause.status === 403)) return cause.status;
+  return undefined;
+}
+
 function classifyConnectError(error: unknown, observations: HttpObservations): ConnectFailure {
   const message = error instanceof Error ? error.message : String(error);
-  let status = observations.authStatus;
-  for (let cause: unknown = error; cause instanceof Error && status === undefined; cause = cause.cause)
-    if (cause instanceof HttpError && (cause.status === 401 || cause.status === 403)) status = cause.status;
+  const status = observations.authStatus ?? authStatusOf(error);
   if (status !== undefined)
     return new ConnectFailure(
       'auth',

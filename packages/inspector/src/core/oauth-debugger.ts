@@ -7,13 +7,17 @@
  *      challenge naming its `resource_metadata`;
  *   2. resource metadata (RFC 9728), from the challenge or the well-known URLs in order;
  *   3. authorization server metadata (RFC 8414 / OIDC discovery, in the order MCP lists);
- *   4. registration: a pre-registered client id, or Dynamic Client Registration (RFC 7591); a Client ID
- *      Metadata Document needs an https URL the inspector cannot serve, so it is reported, not used;
+ *   4. registration, on the path the user picks (or the spec's order): a pre-registered client id, a Client ID
+ *      Metadata Document (the user's https URL, or — for a development authorization server that accepts
+ *      loopback documents — one the inspector hosts itself), fetched and judged; or Dynamic Client
+ *      Registration (RFC 7591);
  *   5. authorization with PKCE S256, `state` and the `resource` indicator (RFC 8707): the user opens the
  *      authorization page; the server redirects to the inspector's loopback callback;
  *   6. token: the code for tokens (`code_verifier`, `resource`), the access token's `aud` and `iss` checked;
  *   7. refresh, when a refresh token was issued;
- *   8. the MCP request again, with the token.
+ *   8. the MCP request again, with the token;
+ *   9. step-up: a call the token does not cover, answered 403 `insufficient_scope` with the scopes it needs,
+ *      then a re-authorization with that scope, the token, and the call again.
  *
  * Tokens and codes are shown shortened in the exchanges; JWT claims are shown decoded (never the signature).
  * Nothing is written to disk.
@@ -38,7 +42,8 @@ export type StepName =
   | 'authorization'
   | 'token'
   | 'refresh'
-  | 'authorized-request';
+  | 'authorized-request'
+  | 'step-up';
 
 export const OAUTH_STEPS: readonly { name: StepName; title: string }[] = [
   { name: 'challenge', title: 'Unauthenticated request and its 401 challenge' },
@@ -49,7 +54,27 @@ export const OAUTH_STEPS: readonly { name: StepName; title: string }[] = [
   { name: 'token', title: 'Token request' },
   { name: 'refresh', title: 'Refresh' },
   { name: 'authorized-request', title: 'The MCP request with the token' },
+  { name: 'step-up', title: 'Step-up authorization (403 insufficient_scope)' },
 ];
+
+/** How the client gets its id: the spec's priority order, or one path the user picked. */
+export type RegistrationPath = 'auto' | 'pre-registered' | 'cimd' | 'dcr';
+export const REGISTRATION_PATHS: readonly RegistrationPath[] = ['auto', 'pre-registered', 'cimd', 'dcr'];
+
+/** The path of the Client ID Metadata Document the inspector hosts on its own (loopback) origin. */
+export const HOSTED_CLIENT_METADATA_PATH = '/oauth/client-metadata.json';
+
+/** The inspector's own client metadata (the document it hosts, and what DCR sends). */
+export function inspectorClientMetadata(redirectUri: string, clientId?: string): Json {
+  return {
+    ...(clientId === undefined ? {} : { client_id: clientId }),
+    client_name: 'MCPEngine Inspector (OAuth debugger)',
+    redirect_uris: [redirectUri],
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'none',
+  };
+}
 
 const SPEC = 'https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization';
 const SPEC_ISS = 'https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization';
@@ -57,6 +82,11 @@ const REF = {
   discovery: `${SPEC}#protected-resource-metadata-discovery-requirements`,
   asDiscovery: `${SPEC}#authorization-server-metadata-discovery`,
   registration: `${SPEC}#client-registration-approaches`,
+  cimd: `${SPEC}#client-id-metadata-documents`,
+  scopeChallenge: `${SPEC}#runtime-insufficient-scope-errors`,
+  stepUp: `${SPEC}#step-up-authorization-flow`,
+  scopeSelection: `${SPEC}#scope-selection-strategy`,
+  rfc6750: 'https://www.rfc-editor.org/rfc/rfc6750#section-3.1',
   pkce: `${SPEC}#authorization-code-protection`,
   resource: `${SPEC}#resource-parameter-implementation`,
   audience: `${SPEC}#token-audience-binding-and-validation`,
@@ -102,13 +132,26 @@ export interface OAuthDebuggerOptions {
   readonly fetch?: FetchLike;
   /** Headers of the target (sent to the MCP server only, never to the authorization server). */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * The Client ID Metadata Document the inspector serves itself (`http://127.0.0.1:<port>/oauth/client-metadata.json`):
+   * used on the CIMD path when the user gives no URL. Not https, so only a development authorization server
+   * that accepts loopback documents takes it.
+   */
+  readonly hostedClientMetadataUrl?: string;
 }
 
 export interface OAuthStartOptions {
   /** A pre-registered client id: no registration request. */
   readonly clientId?: string;
-  /** Scopes to ask for (space-separated), instead of the challenge's or the metadata's (step-up). */
+  /** Scopes to ask for (space-separated), instead of the challenge's or the metadata's. */
   readonly scope?: string;
+  /** The registration path; default `auto` (pre-registered, else CIMD when a URL is given, else DCR). */
+  readonly registration?: RegistrationPath;
+  /** The client id of the CIMD path: the https URL of the client's metadata document. */
+  readonly clientMetadataUrl?: string;
+  /** Step-up: a tool the first token may not cover, called with the token. */
+  readonly stepUpTool?: string;
+  readonly stepUpArguments?: Json;
 }
 
 const MAX_BODY_CHARS = 64 * 1024;
@@ -133,6 +176,10 @@ export class OAuthDebugger {
   #code: string | undefined;
   #accessToken: string | undefined;
   #refreshToken: string | undefined;
+  #grantedScope: string | undefined;
+  /** Step-up: after the redirect, the token request and the call again remain. */
+  #stepUpPhase: 'probe' | 'token' = 'probe';
+  #stepUpScope: string | undefined;
 
   constructor(options: OAuthDebuggerOptions) {
     this.#options = options;
@@ -154,7 +201,9 @@ export class OAuthDebugger {
     this.#scopesSupported = undefined;
     this.#as = undefined;
     this.#clientId = this.#verifier = this.#state = this.#code = undefined;
-    this.#accessToken = this.#refreshToken = undefined;
+    this.#accessToken = this.#refreshToken = this.#grantedScope = undefined;
+    this.#stepUpPhase = 'probe';
+    this.#stepUpScope = undefined;
   }
 
   get steps(): readonly OAuthStep[] {
@@ -166,9 +215,15 @@ export class OAuthDebugger {
     return this.#accessToken;
   }
 
-  /** The state of the pending authorization, to match the callback. */
+  /** The state of the pending authorization (first, or step-up), to match the callback. */
   get pendingState(): string | undefined {
-    return this.#step('authorization').status === 'waiting' ? this.#state : undefined;
+    return this.#waitingStep() === undefined ? undefined : this.#state;
+  }
+
+  #waitingStep(): OAuthStep | undefined {
+    return this.#steps.find(
+      (s) => (s.name === 'authorization' || s.name === 'step-up') && s.status === 'waiting',
+    );
   }
 
   state(): Json {
@@ -203,8 +258,8 @@ export class OAuthDebugger {
 
   /** The redirect back from the authorization server (the inspector's `/oauth/callback`). */
   callback(query: URLSearchParams): boolean {
-    const step = this.#step('authorization');
-    if (step.status !== 'waiting' || query.get('state') !== this.#state) return false;
+    const step = this.#waitingStep();
+    if (step === undefined || query.get('state') !== this.#state) return false;
     step.exchanges.push({
       request: {
         method: 'GET',
@@ -246,12 +301,13 @@ export class OAuthDebugger {
       step.checks.push(check(this.#code !== undefined, 'the redirect carries an authorization code', SPEC));
       step.found = { ...step.found, code: shorten(this.#code) };
     }
-    step.status = step.checks.some((c) => c.verdict === 'fail') ? 'failed' : 'done';
+    const failed = step.checks.some((c) => c.verdict === 'fail');
+    if (step.name === 'step-up' && !failed) {
+      // The step goes on: the token for the larger scope, then the call again (Next step).
+      this.#stepUpPhase = 'token';
+      step.status = 'pending';
+    } else step.status = failed ? 'failed' : 'done';
     return true;
-  }
-
-  #step(name: StepName): OAuthStep {
-    return this.#steps.find((s) => s.name === name)!;
   }
 
   async #run(step: OAuthStep): Promise<void> {
@@ -272,6 +328,8 @@ export class OAuthDebugger {
         return this.#refresh(step);
       case 'authorized-request':
         return this.#authorizedRequest(step);
+      case 'step-up':
+        return this.#stepUp(step);
     }
   }
 
@@ -495,30 +553,56 @@ export class OAuthDebugger {
   }
 
   async #registration(step: OAuthStep): Promise<void> {
-    if (this.#start.clientId !== undefined && this.#start.clientId !== '') {
-      this.#clientId = this.#start.clientId;
+    const path = this.#start.registration ?? 'auto';
+    const clientId = this.#start.clientId ?? '';
+    const documentUrl = this.#start.clientMetadataUrl ?? '';
+    const cimdSupported = this.#as?.['client_id_metadata_document_supported'] === true;
+    const dcrOffered = typeof this.#as?.['registration_endpoint'] === 'string';
+    if (path === 'pre-registered' || (path === 'auto' && clientId !== '')) {
+      if (clientId === '') {
+        step.checks.push(fail('the pre-registered path needs a client id', REF.registration));
+        return;
+      }
+      this.#clientId = clientId;
       step.found = { client_id: this.#clientId, how: 'pre-registered' };
       step.checks.push(pass('a pre-registered client id is used', REF.registration));
       return;
     }
-    if (this.#as?.['client_id_metadata_document_supported'] === true)
+    if (path === 'cimd' || (path === 'auto' && cimdSupported && documentUrl !== '')) {
+      await this.#clientMetadataDocument(step, documentUrl, cimdSupported);
+      return;
+    }
+    if (path === 'auto' && !cimdSupported && documentUrl !== '')
       step.checks.push(
         warn(
-          'the server accepts Client ID Metadata Documents, but their URL must be https: the inspector (on loopback) uses Dynamic Client Registration instead',
+          'a metadata document URL was given, but the authorization server does not advertise client_id_metadata_document_supported: Dynamic Client Registration is used',
           REF.registration,
         ),
       );
-    const endpoint = this.#as?.['registration_endpoint'];
-    if (typeof endpoint !== 'string') {
-      step.checks.push(fail('no registration_endpoint: give a pre-registered client id', REF.registration));
+    if (path === 'auto' && cimdSupported)
+      step.checks.push(
+        warn(
+          'the authorization server accepts Client ID Metadata Documents (the spec prefers them to DCR), but no document URL was given: Dynamic Client Registration is used',
+          REF.registration,
+        ),
+      );
+    if (!dcrOffered) {
+      step.checks.push(
+        fail(
+          'no registration_endpoint: Dynamic Client Registration is not offered (give a pre-registered client id or a metadata document)',
+          REF.registration,
+        ),
+      );
       return;
     }
+    await this.#dynamicRegistration(step);
+  }
+
+  async #dynamicRegistration(step: OAuthStep): Promise<void> {
+    const endpoint = this.#as!['registration_endpoint'] as string;
     const request = {
+      ...inspectorClientMetadata(this.#options.redirectUri),
       client_name: 'MCPEngine Inspector (OAuth debugger)',
-      redirect_uris: [this.#options.redirectUri],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
     };
     const { response, text } = await this.#exchange(step, new URL(endpoint), {
       method: 'POST',
@@ -526,7 +610,7 @@ export class OAuthDebugger {
       body: JSON.stringify(request),
     });
     const body = jsonOf(text);
-    step.found = body ?? {};
+    step.found = { how: 'Dynamic Client Registration', ...body };
     step.checks.push(
       check(response?.status === 201, `201 Created (got ${response?.status ?? 'no answer'})`, REF.rfc7591),
     );
@@ -535,7 +619,141 @@ export class OAuthDebugger {
     if (typeof clientId === 'string') this.#clientId = clientId;
   }
 
+  /**
+   * The CIMD path: the client id is the URL of a JSON document describing the client. The debugger fetches it
+   * as the authorization server will and judges it (MCP 2025-11-25 "Client ID Metadata Documents").
+   */
+  async #clientMetadataDocument(step: OAuthStep, given: string, supported: boolean): Promise<void> {
+    step.checks.push(
+      supported
+        ? pass('the authorization server metadata has client_id_metadata_document_supported: true', REF.cimd)
+        : fail(
+            'the authorization server does not advertise client_id_metadata_document_supported: pick another registration path',
+            REF.cimd,
+          ),
+    );
+    if (!supported) return;
+    const hosted = given === '' ? this.#options.hostedClientMetadataUrl : undefined;
+    const documentUrl = given !== '' ? given : hosted;
+    if (documentUrl === undefined) {
+      step.checks.push(fail('give the https URL of the client metadata document', REF.cimd));
+      return;
+    }
+    let url: URL;
+    try {
+      url = new URL(documentUrl);
+    } catch {
+      step.checks.push(fail(`${JSON.stringify(documentUrl)} is not an absolute URL`, REF.cimd));
+      return;
+    }
+    step.found = {
+      how: 'Client ID Metadata Document',
+      client_id: documentUrl,
+      ...(hosted ? { hostedBy: 'this inspector' } : {}),
+    };
+    if (url.protocol === 'https:') step.checks.push(pass('the client id is an https URL', REF.cimd));
+    else if (url.protocol === 'http:' && isLoopbackHost(url.hostname))
+      step.checks.push(
+        warn(
+          `the client id ${url.href} is not https (the spec says MUST): only a development authorization server that accepts loopback documents takes it`,
+          REF.cimd,
+        ),
+      );
+    else {
+      step.checks.push(fail(`the client id must be an https URL, got ${url.href}`, REF.cimd));
+      return;
+    }
+    step.checks.push(
+      check(
+        url.pathname !== '/' && url.pathname !== '' && url.hash === '',
+        'the URL has a path component (and no fragment)',
+        REF.cimd,
+      ),
+    );
+    const { response, text } = await this.#exchange(step, url, {
+      method: 'GET',
+      headers: { accept: 'application/json' },
+    });
+    step.checks.push(
+      check(
+        response?.status === 200,
+        `the document is served (HTTP ${response?.status ?? 'no answer'})`,
+        REF.cimd,
+      ),
+    );
+    if (response?.status !== 200) return;
+    const document = jsonOf(text);
+    step.checks.push(check(document !== undefined, 'the document is a JSON object', REF.cimd));
+    if (document === undefined) return;
+    step.found = { ...step.found, document };
+    step.checks.push(
+      check(
+        document['client_id'] === documentUrl,
+        `client_id ${JSON.stringify(document['client_id'])} ${document['client_id'] === documentUrl ? 'equals' : 'is not'} the document URL exactly`,
+        REF.cimd,
+      ),
+    );
+    step.checks.push(
+      check(
+        typeof document['client_name'] === 'string' && document['client_name'] !== '',
+        'client_name is given',
+        REF.cimd,
+      ),
+    );
+    const redirects = document['redirect_uris'];
+    const list = Array.isArray(redirects) ? redirects.filter((r): r is string => typeof r === 'string') : [];
+    step.checks.push(check(list.length > 0, 'redirect_uris is a non-empty list', REF.cimd));
+    if (list.includes(this.#options.redirectUri))
+      step.checks.push(
+        pass(`redirect_uris lists this inspector's callback (${this.#options.redirectUri})`, REF.cimd),
+      );
+    else if (list.some((uri) => sameLoopbackCallback(uri, this.#options.redirectUri)))
+      step.checks.push(
+        warn(
+          `redirect_uris lists this callback on another loopback port: accepted only by servers that let loopback ports vary (RFC 8252 §7.3)`,
+          REF.cimd,
+        ),
+      );
+    else
+      step.checks.push(
+        fail(
+          `redirect_uris does not list this inspector's callback ${this.#options.redirectUri}: the authorization server MUST refuse the redirect`,
+          REF.cimd,
+        ),
+      );
+    const method = document['token_endpoint_auth_method'] ?? 'none';
+    step.checks.push(
+      check(
+        method === 'none',
+        method === 'none'
+          ? 'token_endpoint_auth_method is none (a public client)'
+          : `token_endpoint_auth_method ${JSON.stringify(method)}: ${
+              method === 'client_secret_basic' || method === 'client_secret_post'
+                ? 'a public document cannot carry a shared secret'
+                : 'the debugger holds no key for it'
+            }`,
+        REF.cimd,
+      ),
+    );
+    const grants = document['grant_types'];
+    if (grants !== undefined)
+      step.checks.push(
+        check(
+          Array.isArray(grants) && grants.includes('authorization_code'),
+          `grant_types ${JSON.stringify(grants)} allows authorization_code`,
+          REF.cimd,
+        ),
+      );
+    if (step.checks.some((c) => c.verdict === 'fail')) return;
+    this.#clientId = documentUrl;
+  }
+
   async #authorization(step: OAuthStep): Promise<void> {
+    this.#authorizationRequest(step, this.#scope());
+  }
+
+  /** Builds the authorization request (fresh PKCE verifier and state) and waits for the redirect. */
+  #authorizationRequest(step: OAuthStep, scope: string | undefined): void {
     const endpoint = this.#as?.['authorization_endpoint'];
     if (typeof endpoint !== 'string') {
       step.checks.push(fail('no authorization_endpoint', REF.rfc8414));
@@ -543,9 +761,9 @@ export class OAuthDebugger {
     }
     this.#verifier = randomBytes(32).toString('base64url');
     this.#state = randomBytes(16).toString('base64url');
+    this.#code = undefined;
     const challenge = createHash('sha256').update(this.#verifier).digest('base64url');
     const url = new URL(endpoint);
-    const scope = this.#scope();
     const params: Record<string, string> = {
       response_type: 'code',
       client_id: this.#clientId!,
@@ -558,7 +776,8 @@ export class OAuthDebugger {
     };
     for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
     step.authorizationUrl = url.href;
-    step.found = { ...params, state: shorten(this.#state) };
+    const shown = { ...params, state: shorten(this.#state) };
+    step.found = step.name === 'authorization' ? shown : { ...step.found, authorization: shown };
     step.checks.push(pass('PKCE with S256: the code_challenge is the SHA-256 of a fresh verifier', REF.pkce));
     step.checks.push(pass(`resource=${params['resource']} names this server`, REF.resource));
     step.status = 'waiting';
@@ -622,7 +841,8 @@ export class OAuthDebugger {
         ),
       );
     }
-    step.found = {
+    if (typeof body['scope'] === 'string') this.#grantedScope = body['scope'];
+    const found = {
       token_type: body['token_type'],
       expires_in: body['expires_in'],
       scope: body['scope'],
@@ -630,6 +850,7 @@ export class OAuthDebugger {
       ...(typeof body['refresh_token'] === 'string' ? { refresh_token: shorten(body['refresh_token']) } : {}),
       ...(claims === undefined ? {} : { claims }),
     };
+    step.found = step.name === 'step-up' ? { ...step.found, token: found } : found;
     return body;
   }
 
@@ -664,6 +885,150 @@ export class OAuthDebugger {
     });
   }
 
+  /**
+   * Step-up: the tool named is called with the current token; a 403 `insufficient_scope` naming the scopes it
+   * needs leads to a new authorization with them; after the redirect, the token, then the call again.
+   */
+  async #stepUp(step: OAuthStep): Promise<void> {
+    if (this.#stepUpPhase === 'token') return this.#stepUpToken(step);
+    const tool = this.#start.stepUpTool ?? '';
+    if (tool === '') {
+      step.status = 'skipped';
+      step.checks.push(
+        warn('name a tool the token may not cover (Start over) to try step-up authorization', REF.stepUp),
+      );
+      return;
+    }
+    if (this.#accessToken === undefined) {
+      step.checks.push(fail('no access token to step up from', REF.stepUp));
+      return;
+    }
+    const response = await this.#callTool(step, tool);
+    if (response === undefined) {
+      step.checks.push(fail('the server could not be reached', SPEC));
+      return;
+    }
+    if (response.status >= 200 && response.status < 300) {
+      step.status = 'skipped';
+      step.checks.push(
+        warn(
+          `the server accepted the call (HTTP ${response.status}): the token already covers ${tool}, no step-up is needed`,
+          REF.stepUp,
+        ),
+      );
+      return;
+    }
+    step.checks.push(
+      check(
+        response.status === 403,
+        `403 Forbidden for a token without the scope (got ${response.status})`,
+        REF.scopeChallenge,
+      ),
+    );
+    const header = response.headers.get('www-authenticate');
+    const challenge = bearerChallengeOf(header);
+    step.checks.push(
+      check(
+        challenge?.error === 'insufficient_scope',
+        `WWW-Authenticate: Bearer error="insufficient_scope" (got ${challenge === undefined ? 'no Bearer challenge' : `error=${JSON.stringify(challenge.error ?? null)}`})`,
+        REF.rfc6750,
+      ),
+    );
+    const needed = challenge?.scopes ?? [];
+    step.checks.push(
+      needed.length > 0
+        ? pass(`the challenge names the scopes needed: ${needed.join(' ')}`, REF.scopeChallenge)
+        : fail('the challenge names no scope: the client cannot tell what to ask for', REF.scopeChallenge),
+    );
+    step.checks.push(
+      challenge?.resourceMetadata === undefined
+        ? warn('no resource_metadata in the challenge (SHOULD, as with 401)', REF.scopeChallenge)
+        : pass('the challenge names resource_metadata', REF.scopeChallenge),
+    );
+    step.found = {
+      ...(header === null ? {} : { 'www-authenticate': header }),
+      ...(this.#grantedScope === undefined ? {} : { granted: this.#grantedScope }),
+    };
+    if (step.checks.some((c) => c.verdict === 'fail')) return;
+    const granted = (this.#grantedScope ?? '').split(' ').filter((s) => s !== '');
+    const dropped = granted.filter((s) => !needed.includes(s));
+    if (dropped.length > 0)
+      step.checks.push(
+        warn(
+          `the challenge leaves out scopes granted before (${dropped.join(' ')}): the new token will lack them (servers SHOULD include them)`,
+          REF.scopeChallenge,
+        ),
+      );
+    // Scope selection strategy: the challenge's scope.
+    this.#stepUpScope = needed.join(' ');
+    step.checks.push(pass(`re-authorization asks for scope="${this.#stepUpScope}"`, REF.scopeSelection));
+    this.#authorizationRequest(step, this.#stepUpScope);
+  }
+
+  async #stepUpToken(step: OAuthStep): Promise<void> {
+    if (this.#code === undefined) {
+      step.checks.push(fail('no authorization code', SPEC));
+      return;
+    }
+    const body = await this.#tokenRequest(step, {
+      grant_type: 'authorization_code',
+      code: this.#code,
+      redirect_uri: this.#options.redirectUri,
+      client_id: this.#clientId!,
+      code_verifier: this.#verifier!,
+      resource: this.#resource ?? canonicalUri(this.#options.serverUrl),
+    });
+    if (body === undefined) return;
+    const wanted = (this.#stepUpScope ?? '').split(' ').filter((s) => s !== '');
+    if (typeof body['scope'] === 'string') {
+      const got = body['scope'].split(' ');
+      const missing = wanted.filter((s) => !got.includes(s));
+      step.checks.push(
+        check(
+          missing.length === 0,
+          missing.length === 0
+            ? `the new token's scope covers ${wanted.join(' ')}`
+            : `the new token lacks ${missing.join(' ')}`,
+          REF.stepUp,
+        ),
+      );
+    }
+    const response = await this.#callTool(step, this.#start.stepUpTool!);
+    step.checks.push(
+      check(
+        response !== undefined && response.status >= 200 && response.status < 300,
+        `the call is accepted with the stepped-up token (HTTP ${response?.status ?? 'no answer'})`,
+        REF.stepUp,
+      ),
+    );
+  }
+
+  /** `initialize`, `notifications/initialized`, then `tools/call` of the tool named, with the current token. */
+  async #callTool(step: OAuthStep, tool: string): Promise<Response | undefined> {
+    const init = this.#mcpInit(this.#accessToken);
+    const { response } = await this.#exchange(step, new URL(this.#options.serverUrl), init);
+    if (response === undefined) return undefined;
+    if (response.status < 200 || response.status >= 300) return response;
+    const session = response.headers.get('mcp-session-id');
+    const headers: Record<string, string> = {
+      ...init.headers,
+      ...(session === null ? {} : { 'mcp-session-id': session }),
+    };
+    const post = (message: Json) =>
+      this.#exchange(step, new URL(this.#options.serverUrl), {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ jsonrpc: '2.0', ...message }),
+      });
+    await post({ method: 'notifications/initialized' });
+    const call = await post({
+      id: 2,
+      method: 'tools/call',
+      params: { name: tool, arguments: this.#start.stepUpArguments ?? {} },
+    });
+    return call.response;
+  }
+
   async #authorizedRequest(step: OAuthStep): Promise<void> {
     const { response } = await this.#exchange(
       step,
@@ -677,6 +1042,23 @@ export class OAuthDebugger {
         REF.tokens,
       ),
     );
+  }
+}
+
+/** The same loopback callback on another port (RFC 8252 §7.3 lets a native client's port vary). */
+function sameLoopbackCallback(listed: string, ours: string): boolean {
+  try {
+    const a = new URL(listed);
+    const b = new URL(ours);
+    return (
+      a.protocol === 'http:' &&
+      a.hostname === b.hostname &&
+      isLoopbackHost(a.hostname) &&
+      a.pathname === b.pathname &&
+      a.search === b.search
+    );
+  } catch {
+    return false;
   }
 }
 

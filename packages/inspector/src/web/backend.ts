@@ -5,8 +5,9 @@
  * starts the target it was given at launch.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { watch, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { extname, join } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { Revision } from '@mcpengine/oracle';
 import {
   ConnectFailure,
@@ -16,8 +17,14 @@ import {
   type InspectionHandlers,
   type JsonObject,
 } from '../core/connection.js';
-import type { NamedTarget } from '../core/config-file.js';
-import { OAuthDebugger } from '../core/oauth-debugger.js';
+import { loadConfigTargets, type NamedTarget } from '../core/config-file.js';
+import {
+  HOSTED_CLIENT_METADATA_PATH,
+  inspectorClientMetadata,
+  OAuthDebugger,
+  REGISTRATION_PATHS,
+  type RegistrationPath,
+} from '../core/oauth-debugger.js';
 import { serializeSession, sessionOf } from '../core/session-file.js';
 import { describeTarget, type Target } from '../core/target.js';
 import { Timeline, type TimelineEntry } from '../core/timeline.js';
@@ -30,6 +37,11 @@ export interface BackendOptions {
   readonly target?: Target;
   /** Saved servers (a local config file), which the page may pick among by name. */
   readonly targets?: readonly NamedTarget[];
+  /**
+   * The config file `targets` came from (`--config`): watched, and read again when it changes or the page asks
+   * (`POST /api/config/reload`). Only this path, given at launch, is ever read; bad content keeps the previous list.
+   */
+  readonly configFile?: { readonly path: string; readonly cwd: string };
   /** The name of the server selected at launch (default: the command line's, else the first saved one). */
   readonly initial?: string;
   readonly revision?: Revision | 'auto';
@@ -100,14 +112,68 @@ class Session {
 
   /** Where the authorization server sends the user back (the OAuth debugger), once the port is known. */
   redirectUri = '';
+  /** The Client ID Metadata Document this backend serves (no secret in it), once the port is known. */
+  hostedClientMetadataUrl = '';
   #current: string | undefined;
 
+  /** The command line's server (fixed) and the config file's (read again on change). */
+  readonly #cliTargets: readonly NamedTarget[];
+  #configTargets: readonly NamedTarget[];
+  /** The config file given at launch, and what its last reading said. */
+  readonly config:
+    { readonly path: string; error: string | undefined; loadedAt: number; reloads: number } | undefined;
+
   constructor(
-    readonly targets: readonly NamedTarget[],
+    cliTargets: readonly NamedTarget[],
+    configTargets: readonly NamedTarget[],
     initial: string | undefined,
     readonly revision: Revision | 'auto',
+    configPath: string | undefined,
   ) {
-    this.#current = initial ?? targets[0]?.name;
+    this.#cliTargets = cliTargets;
+    this.#configTargets = configTargets;
+    this.#current = initial ?? this.targets[0]?.name;
+    this.config =
+      configPath === undefined
+        ? undefined
+        : { path: configPath, error: undefined, loadedAt: Date.now(), reloads: 0 };
+  }
+
+  get targets(): readonly NamedTarget[] {
+    return [...this.#cliTargets, ...this.#configTargets];
+  }
+
+  /**
+   * Reads the launch's config file again (its path is fixed at launch: the page never names a file). Bad content
+   * is reported and the previous list kept. A server that is gone is disconnected; one whose entry changed is
+   * used as changed at the next connection.
+   */
+  async reloadConfig(cwd: string): Promise<void> {
+    const config = this.config;
+    if (config === undefined) throw new HttpFailure(409, 'the inspector was not started with --config');
+    let next: NamedTarget[];
+    try {
+      next = loadConfigTargets(config.path, cwd);
+    } catch (error) {
+      // One line: JSON.parse quotes the offending text, line breaks included.
+      config.error = `${(error as Error).message.replace(/\s+/g, ' ')} (the previous list of servers is kept)`;
+      this.emit({ type: 'state', state: this.state() });
+      return;
+    }
+    const before = this.target;
+    this.#configTargets = next;
+    config.error = undefined;
+    config.loadedAt = Date.now();
+    config.reloads += 1;
+    const after = this.target;
+    if (after === undefined) {
+      // The server in use is gone from the file.
+      await this.disconnect();
+      this.#current = this.targets[0]?.name;
+      this.bearer = undefined;
+      this.oauth = undefined;
+    } else if (JSON.stringify(after) !== JSON.stringify(before)) this.oauth = undefined;
+    this.emit({ type: 'state', state: this.state() });
   }
 
   get target(): Target | undefined {
@@ -139,6 +205,7 @@ class Session {
     this.oauth ??= new OAuthDebugger({
       serverUrl: target.url,
       redirectUri: this.redirectUri,
+      hostedClientMetadataUrl: this.hostedClientMetadataUrl,
       ...(target.headers === undefined ? {} : { headers: target.headers }),
     });
     return this.oauth;
@@ -159,6 +226,15 @@ class Session {
       target: this.target === undefined ? null : describeTarget(this.target),
       targetName: this.#current ?? null,
       targets: this.targets.map((named) => ({ name: named.name, target: describeTarget(named.target) })),
+      config:
+        this.config === undefined
+          ? null
+          : {
+              path: this.config.path,
+              error: this.config.error ?? null,
+              reloads: this.config.reloads,
+              servers: this.#configTargets.map((named) => named.name),
+            },
       connected: inspection !== undefined,
       connecting: this.connecting,
       authorized: this.bearer !== undefined,
@@ -261,11 +337,31 @@ class HttpFailure extends Error {
 
 export async function startBackend(options: BackendOptions): Promise<RunningBackend> {
   const address = loopbackBindAddress(options.host ?? '127.0.0.1');
-  const targets: NamedTarget[] = [
-    ...(options.target === undefined ? [] : [{ name: 'command line', target: options.target }]),
-    ...(options.targets ?? []),
-  ];
-  const session = new Session(targets, options.initial, options.revision ?? 'auto');
+  const configPath =
+    options.configFile === undefined ? undefined : resolve(options.configFile.cwd, options.configFile.path);
+  const session = new Session(
+    options.target === undefined ? [] : [{ name: 'command line', target: options.target }],
+    options.targets ?? [],
+    options.initial,
+    options.revision ?? 'auto',
+    configPath,
+  );
+  const reloadConfig = () => session.reloadConfig(options.configFile?.cwd ?? process.cwd());
+  // Editors replace files (write a copy, rename): the directory is watched, for this one name.
+  let watcher: FSWatcher | undefined;
+  let debounce: NodeJS.Timeout | undefined;
+  if (configPath !== undefined) {
+    try {
+      watcher = watch(dirname(configPath), (_event, name) => {
+        if (name !== null && name !== basename(configPath)) return;
+        clearTimeout(debounce);
+        debounce = setTimeout(() => void reloadConfig().catch(() => undefined), 100);
+      });
+      watcher.on('error', () => undefined);
+    } catch {
+      watcher = undefined; // not watchable here: the page's Reload still works
+    }
+  }
   const token = newToken();
   const guard = new RequestGuard(token);
   let origin = '';
@@ -295,6 +391,14 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
     const url = new URL(request.url ?? '/', 'http://localhost');
     const path = url.pathname;
     if (request.method === 'GET' && path === '/oauth/callback') return oauthCallback(response, session, url);
+    // The inspector's own client metadata document, fetched by an authorization server (no token: it holds
+    // nothing secret, only the callback address and the client's name).
+    if (request.method === 'GET' && path === HOSTED_CLIENT_METADATA_PATH)
+      return send(
+        response,
+        200,
+        inspectorClientMetadata(session.redirectUri, session.hostedClientMetadataUrl),
+      );
     if (!path.startsWith('/api/')) return serveAsset(response, options.assetsDir, path, sandbox.origin);
     const auth = guard.checkToken(request);
     if (!auth.ok) return send(response, auth.status, { error: auth.reason });
@@ -316,12 +420,34 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
       case 'POST /api/disconnect':
         await session.disconnect();
         return send(response, 200, session.state());
+      case 'POST /api/html-preview': {
+        // A text/html resource, shown from the sandbox origin with no script (never in this origin).
+        const body = await readJson(request);
+        if (typeof body['html'] !== 'string') throw new HttpFailure(400, 'html must be a string');
+        return send(response, 200, { url: sandbox.registerDocument(body['html']).url });
+      }
       case 'GET /api/oauth':
         return send(response, 200, oauthOf(session).state());
       case 'POST /api/oauth/reset': {
         const body = await readJson(request);
         const text = (key: string) => (typeof body[key] === 'string' ? (body[key] as string).trim() : '');
-        oauthOf(session).reset({ clientId: text('clientId'), scope: text('scope') });
+        const registration = text('registration') === '' ? 'auto' : text('registration');
+        if (!(REGISTRATION_PATHS as readonly string[]).includes(registration))
+          throw new HttpFailure(400, `registration must be one of ${REGISTRATION_PATHS.join(', ')}`);
+        const stepUpArguments = body['stepUpArguments'] ?? {};
+        if (typeof stepUpArguments !== 'object' || stepUpArguments === null || Array.isArray(stepUpArguments))
+          throw new HttpFailure(400, 'stepUpArguments must be a JSON object');
+        const metadataUrl = text('clientMetadataUrl');
+        if (metadataUrl !== '' && !/^https?:\/\//i.test(metadataUrl))
+          throw new HttpFailure(400, 'the client metadata document URL must be http(s)');
+        oauthOf(session).reset({
+          clientId: text('clientId'),
+          scope: text('scope'),
+          registration: registration as RegistrationPath,
+          clientMetadataUrl: metadataUrl,
+          stepUpTool: text('stepUpTool'),
+          stepUpArguments: stepUpArguments as JsonObject,
+        });
         return sendOAuth(response, session);
       }
       case 'POST /api/oauth/next':
@@ -336,6 +462,10 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
         await session.disconnect();
         return send(response, 200, session.state());
       }
+      case 'POST /api/config/reload':
+        await readJson(request); // nothing from the page is used: the file is the launch's
+        await reloadConfig();
+        return send(response, 200, session.state());
       case 'POST /api/target': {
         const body = await readJson(request);
         await session.choose(String(body['name']));
@@ -496,12 +626,15 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
   guard.listenOn(port);
   origin = `http://${address === '::1' ? '[::1]' : address}:${port}`;
   session.redirectUri = `${origin}/oauth/callback`;
+  session.hostedClientMetadataUrl = `${origin}${HOSTED_CLIENT_METADATA_PATH}`;
   return {
     url: `${origin}/#token=${token}`,
     origin,
     sandboxOrigin: sandbox.origin,
     token,
     close: async () => {
+      watcher?.close();
+      clearTimeout(debounce);
       await session.disconnect();
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));

@@ -1,14 +1,17 @@
 /**
  * The web UI end to end in headless Chromium (Debian's `chromium`, driven by playwright-core): connect to the
  * everything server over stdio and HTTP, call a tool through its form, answer sampling and elicitation, follow
- * progress, open and export the timeline; and the backend's token, Host and Origin protections.
+ * progress, open and export the timeline; the saved servers of `--config` following the file (Reload config, a
+ * bad file reported); and the backend's token, Host and Origin protections.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../test/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfigTargets } from '../core/config-file.js';
 import { startBackend, type RunningBackend } from './backend.js';
 import { loopbackBindAddress } from './guard.js';
 
@@ -238,5 +241,50 @@ describe('the backend protections', () => {
     expect(page.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
     expect((await fetch(`${stdioBackend.origin}/../package.json`)).status).toBe(404);
     expect((await fetch(`${stdioBackend.origin}/%2e%2e%2fpackage.json`)).status).toBe(404);
+  });
+});
+
+describe('the saved servers of --config in the page', () => {
+  it('Reload config follows the file; a bad file is reported and the previous servers kept', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'inspect-ui-config-'));
+    const file = join(dir, 'mcp.json');
+    const write = (names: string[]) =>
+      writeFileSync(
+        file,
+        JSON.stringify({
+          mcpServers: Object.fromEntries(
+            names.map((name) => [name, { command: process.execPath, args: [SERVER] }]),
+          ),
+        }),
+      );
+    write(['one', 'two']);
+    const backend = await startBackend({
+      targets: loadConfigTargets(file, dir),
+      configFile: { path: file, cwd: dir },
+      assetsDir: ASSETS,
+    });
+    const page = await browser.newPage();
+    try {
+      await page.goto(backend.url);
+      const servers = () =>
+        page.getByRole('combobox', { name: 'Server' }).locator('option').allTextContents();
+      await expect.poll(servers).toEqual(['one', 'two']);
+      write(['one', 'two', 'three']);
+      await page.getByRole('button', { name: 'Reload config' }).click();
+      await expect.poll(servers).toEqual(['one', 'two', 'three']);
+      await expect
+        .poll(() => page.getByTestId('config-file').textContent())
+        .toMatch(/3 servers \(one, two, three\)/);
+      writeFileSync(file, '{ "mcpServers": [] }');
+      await page.getByRole('button', { name: 'Reload config' }).click();
+      await expect
+        .poll(() => page.getByTestId('config-file').getByRole('alert').textContent())
+        .toMatch(/mcpServers must be a JSON object \(the previous list of servers is kept\)/);
+      expect(await servers()).toEqual(['one', 'two', 'three']);
+    } finally {
+      await page.close();
+      await backend.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,7 +1,9 @@
 /**
  * A misbehaving server in the web UI (headless Chromium): garbage and schema breaks are flagged in the timeline,
  * a flood of 3,000 notifications and 100 garbage lines leaves the page usable, 1,500 tools stay searchable in a
- * virtualised list, and a server that dies mid-call is reported — the page can connect again.
+ * virtualised list, and a server that dies mid-call is reported — the page can connect again. A `text/html`
+ * resource is rendered in a frame of the sandbox origin where its script never runs and nothing reaches the
+ * inspector's origin, with a source view.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -67,6 +69,62 @@ describe('the inspector UI with a misbehaving server', () => {
       await expect
         .poll(() => page.getByRole('region', { name: 'Selected entry' }).textContent())
         .toMatch(/this line is not JSON/);
+
+      // A text/html resource: rendered (its style applies) in a sandboxed frame of another origin; its script,
+      // which would rewrite the page and call the inspector's API, never runs.
+      const toInspector: string[] = [];
+      page.on('request', (request) => {
+        if (request.frame() !== page.mainFrame() && request.url().startsWith(backend.origin))
+          toInspector.push(request.url());
+      });
+      // Chromium says so when it refuses to run a sandboxed frame's script.
+      const scriptBlocked = page.waitForEvent('console', {
+        predicate: (message) => /Blocked script execution in .*\/html\//.test(message.text()),
+      });
+      await page.getByRole('tab', { name: 'Resources' }).click();
+      await page.getByRole('button', { name: 'hostile://page.html' }).click();
+      const frameElement = page.locator('iframe.html-frame');
+      await frameElement.waitFor();
+      expect(await frameElement.getAttribute('sandbox')).toBe('');
+      expect(new URL((await frameElement.getAttribute('src'))!).origin).toBe(backend.sandboxOrigin);
+      const html = (await (await frameElement.elementHandle())!.contentFrame())!;
+      await html.locator('#marker').waitFor();
+      expect(await html.locator('#marker').textContent()).toBe('static content');
+      expect(
+        await html
+          .locator('#marker')
+          .evaluate(
+            (el) =>
+              (globalThis as never as { getComputedStyle(e: unknown): { color: string } }).getComputedStyle(
+                el,
+              ).color,
+          ),
+      ).toBe('rgb(1, 2, 3)');
+      // Even code run in that frame (here by the test) has an opaque origin and cannot reach the inspector.
+      expect(await html.evaluate(() => (globalThis as never as { origin: string }).origin)).toBe('null');
+      expect(
+        await html.evaluate(() => {
+          try {
+            return (globalThis as never as { parent: { document: { title: string } } }).parent.document.title;
+          } catch {
+            return 'blocked';
+          }
+        }),
+      ).toBe('blocked');
+      await scriptBlocked;
+      const formBlocked = page.waitForEvent('console', {
+        predicate: (message) => /Blocked form submission/.test(message.text()),
+      });
+      await html.locator('#submit').click();
+      await formBlocked;
+      expect(await html.locator('#marker').textContent()).toBe('static content');
+      expect(toInspector).toEqual([]);
+      // The source, as text.
+      await page.getByRole('button', { name: 'Show source' }).click();
+      expect(await page.getByTestId('html-source').textContent()).toContain(
+        "document.getElementById('marker').textContent = 'script ran';",
+      );
+      expect(await page.locator('iframe.html-frame').count()).toBe(0);
 
       // The server dies mid-call: the call fails, the page says why, and a new connection works.
       await page.getByRole('tab', { name: 'Tools' }).click();

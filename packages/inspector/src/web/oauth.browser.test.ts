@@ -3,7 +3,10 @@
  * checking JWT access tokens) and the development authorization server, walked step by step from the page —
  * challenge, resource metadata, authorization server metadata, Dynamic Client Registration, authorization with
  * PKCE in a real browser tab, token, refresh, the authorized request — then the inspector connects with the
- * token. And an unknown pre-registered client id gets no code; a forged redirect is refused.
+ * token. Registration through the inspector's own Client ID Metadata Document (the development server accepting
+ * loopback documents), then step-up: a tool needing notes:write answered 403 insufficient_scope, a second
+ * authorization in the browser, the call accepted. And an unknown pre-registered client id gets no code; a forged
+ * redirect is refused. About 10 s on 2 cores.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -33,6 +36,7 @@ beforeAll(async () => {
   authorization = await startDevAuthServer({
     autoApprove: true,
     scopes: [NOTES_READ, NOTES_WRITE, 'offline_access'],
+    clientMetadataDocuments: { loopbackDocuments: true },
   });
   serving = await serveProtected({ issuer: authorization.issuer });
   backend = await startBackend({
@@ -120,6 +124,53 @@ describe('the OAuth debugger', () => {
         .toMatch(/Connected to .* \(with the OAuth debugger’s token\)/);
       await page.getByRole('tab', { name: 'Tools' }).click();
       await expect.poll(() => page.locator('.list').textContent()).toMatch(/whoami/);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('registers with the inspector’s own metadata document, then steps up to notes:write', async () => {
+    const page = await browser.newPage();
+    const openAuthorization = async (name: string) => {
+      const link = step(page, name).getByRole('link', { name: 'Open the authorization page' });
+      const [tab] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
+      await tab.waitForLoadState();
+      await expect.poll(() => tab.textContent('body')).toMatch(/Authorization received/);
+      await tab.close();
+    };
+    try {
+      await page.goto(backend.url);
+      await page.getByRole('tab', { name: 'OAuth' }).click();
+      await page.getByLabel('Registration').selectOption('cimd');
+      await page.getByLabel('Step-up: a tool').fill('add-note');
+      await page.getByLabel('Step-up: its arguments').fill('{"text":"from the browser"}');
+      await page.getByRole('button', { name: 'Start over' }).click();
+      for (const name of ['challenge', 'resource-metadata', 'authorization-server-metadata'])
+        await nextStep(page, name);
+      await nextStep(page, 'registration');
+      const registration = (await step(page, 'registration').textContent()) ?? '';
+      expect(registration).toMatch(/client_id_metadata_document_supported: true/);
+      expect(registration).toMatch(
+        /client_id "http:\/\/127\.0\.0\.1:\d+\/oauth\/client-metadata\.json" equals the document URL exactly/,
+      );
+      expect(registration).toMatch(/is not https \(the spec says MUST\)/);
+      expect(registration).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/oauth\/client-metadata\.json → 200/);
+      await nextStep(page, 'authorization', /waiting/);
+      // The development server fetches the inspector's document itself, then approves.
+      await openAuthorization('authorization');
+      await expect.poll(() => statusOf(page, 'authorization')).toMatch(/done/);
+      for (const name of ['token', 'refresh', 'authorized-request']) await nextStep(page, name);
+
+      // Step-up: the first token (notes:read) does not cover add-note.
+      await nextStep(page, 'step-up', /waiting/);
+      const stepUp = () => step(page, 'step-up').textContent();
+      await expect.poll(stepUp).toMatch(/WWW-Authenticate: Bearer error="insufficient_scope"/);
+      await expect.poll(stepUp).toMatch(/re-authorization asks for scope="[^"]*notes:write/);
+      await openAuthorization('step-up');
+      await expect.poll(() => statusOf(page, 'step-up')).toMatch(/pending/);
+      await nextStep(page, 'step-up');
+      await expect.poll(stepUp).toMatch(/the call is accepted with the stepped-up token \(HTTP 200\)/);
+      expect(await page.locator('.check.fail').count()).toBe(0);
     } finally {
       await page.close();
     }

@@ -36,7 +36,9 @@ export async function runInspectWeb(args: RawArguments, io: CliIo): Promise<numb
     const target = targetOf(args, io.cwd);
     const targets = configTargetsOf(args, io.cwd);
     const server = flagValue(args, '--server');
+    const configFile = flagValue(args, '--config');
     options = {
+      ...(configFile === undefined ? {} : { configFile: { path: configFile, cwd: io.cwd } }),
       ...(target === undefined ? {} : { target }),
       ...(targets.length === 0 ? {} : { targets }),
       ...(server === undefined ? {} : { initial: server }),

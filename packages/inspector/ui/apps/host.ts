@@ -12,332 +12,9 @@
  */
 import { h, type ComponentChild } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import {
-  APP_URI_SCHEME,
-  APPS_METHODS,
-  APPS_PROTOCOL_VERSION,
-  LEGACY_RESOURCE_URI_META_KEY,
-} from 'mcpengine/apps/protocol';
+import { appResourceUri, mountAppView, type Api, type Json, type Opened, type ViewBridge } from './bridge.js';
 
-type Json = Record<string, unknown>;
-export type Api = (path: string, body?: unknown) => Promise<Json>;
-
-const SANDBOX_PREFIX = 'ui/notifications/sandbox-';
-const HOST_MODES = ['inline', 'fullscreen'] as const;
-const MAX_HEIGHT = 1200;
-/** How long the host waits for the View's answer to `ui/resource-teardown` before removing it anyway. */
-const TEARDOWN_WAIT_MS = 3000;
-
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** The tool's View: `_meta.ui.resourceUri`, else the deprecated flat key (hosts read both). */
-export function appResourceUri(tool: Json): string | undefined {
-  const meta = isObject(tool['_meta']) ? tool['_meta'] : {};
-  const ui = isObject(meta['ui']) ? meta['ui'] : {};
-  const uri = ui['resourceUri'] ?? meta[LEGACY_RESOURCE_URI_META_KEY];
-  return typeof uri === 'string' && uri.startsWith(APP_URI_SCHEME) ? uri : undefined;
-}
-
-interface Opened {
-  viewId: string;
-  proxyUrl: string;
-  sandboxOrigin: string;
-  proxySandbox: string;
-  viewSandbox: string;
-  html: string;
-  csp: Json;
-  permissions: Json;
-  allow: string;
-  header: string;
-  prefersBorder: boolean | null;
-  warnings: string[];
-}
-
-interface ViewEvents {
-  status(text: string): void;
-  size(height: number | undefined): void;
-  mode(mode: string): void;
-  note(kind: 'message' | 'context' | 'link' | 'log', value: unknown): void;
-  teardown(): void;
-}
-
-/** One View's JSON-RPC session over postMessage, through its sandbox proxy. */
-class ViewBridge {
-  initialized = false;
-  displayMode = 'inline';
-  #appModes: string[] | undefined;
-  readonly #queue: Json[] = [];
-  readonly #pending = new Map<number, (message: Json) => void>();
-  #nextId = 1;
-  #recording: Promise<unknown> = Promise.resolve();
-  #inputSent = false;
-  #resultSent = false;
-  #result: Json | undefined;
-
-  constructor(
-    readonly opened: Opened,
-    readonly frame: HTMLIFrameElement,
-    readonly tool: Json,
-    readonly args: unknown,
-    readonly api: Api,
-    readonly events: ViewEvents,
-    public theme: 'light' | 'dark',
-  ) {}
-
-  #record(from: 'view' | 'host' | 'sandbox', message: unknown): void {
-    const body = { viewId: this.opened.viewId, from, message };
-    this.#recording = this.#recording.then(() => this.api('apps/record', body)).catch(() => undefined);
-  }
-
-  #post(message: Json): void {
-    this.#record('host', message);
-    this.frame.contentWindow?.postMessage(message, this.opened.sandboxOrigin);
-  }
-
-  /** Notifications wait for `initialized`: "The Host MUST NOT send any request or notification to the View before…". */
-  notify(method: string, params: Json): void {
-    const message = { jsonrpc: '2.0', method, params };
-    if (this.initialized) this.#post(message);
-    else this.#queue.push(message);
-  }
-
-  request(method: string, params: Json): Promise<Json> {
-    const id = this.#nextId++;
-    return new Promise((resolve) => {
-      this.#pending.set(id, resolve);
-      this.#post({ jsonrpc: '2.0', id, method, params });
-    });
-  }
-
-  /** The tool call's outcome; sent once the View is initialized and has its input. */
-  setResult(answer: Json | undefined): void {
-    this.#result = answer;
-    this.#flushToolData();
-  }
-
-  #flushToolData(): void {
-    if (!this.initialized) return;
-    if (!this.#inputSent) {
-      this.#inputSent = true;
-      this.#post({
-        jsonrpc: '2.0',
-        method: APPS_METHODS.toolInput,
-        params: { arguments: isObject(this.args) ? this.args : {} },
-      });
-    }
-    const answer = this.#result;
-    if (answer === undefined || this.#resultSent) return;
-    this.#resultSent = true;
-    if (answer['error'] !== undefined)
-      this.#post({
-        jsonrpc: '2.0',
-        method: APPS_METHODS.toolCancelled,
-        params: { reason: `the tool call failed: ${JSON.stringify(answer['error'])}` },
-      });
-    else
-      this.#post({
-        jsonrpc: '2.0',
-        method: APPS_METHODS.toolResult,
-        params: answer['result'] as Json,
-      });
-  }
-
-  hostContext(): Json {
-    return {
-      toolInfo: { tool: this.tool },
-      theme: this.theme,
-      styles: { variables: themeVariables(this.theme) },
-      displayMode: this.displayMode,
-      availableDisplayModes: [...HOST_MODES],
-      containerDimensions: { width: Math.max(1, Math.round(this.frame.clientWidth)), maxHeight: MAX_HEIGHT },
-      locale: navigator.language,
-      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-      userAgent: 'mcpengine-inspector/0.1.0',
-      platform: 'web',
-      deviceCapabilities: {
-        touch: navigator.maxTouchPoints > 0,
-        hover: matchMedia('(hover: hover)').matches,
-      },
-    };
-  }
-
-  setTheme(theme: 'light' | 'dark'): void {
-    this.theme = theme;
-    this.notify(APPS_METHODS.hostContextChanged, {
-      theme,
-      styles: { variables: themeVariables(theme) },
-    });
-  }
-
-  onMessage = (event: MessageEvent): void => {
-    // Only the View's proxy, from the sandbox origin ("Validate all incoming messages from UI iframes").
-    if (event.source !== this.frame.contentWindow || event.origin !== this.opened.sandboxOrigin) return;
-    const message = event.data as unknown;
-    if (!isObject(message) || message['jsonrpc'] !== '2.0') {
-      this.#record('view', message);
-      return;
-    }
-    const method = typeof message['method'] === 'string' ? message['method'] : undefined;
-    if (method?.startsWith(SANDBOX_PREFIX)) {
-      this.#record('sandbox', message);
-      if (method === APPS_METHODS.sandboxProxyReady)
-        // The proxy relays nothing else of ours before this; the host then sends the raw HTML.
-        this.#post({
-          jsonrpc: '2.0',
-          method: APPS_METHODS.sandboxResourceReady,
-          params: {
-            html: this.opened.html,
-            sandbox: this.opened.viewSandbox,
-            csp: this.opened.csp,
-            permissions: this.opened.permissions,
-          },
-        });
-      return;
-    }
-    this.#record('view', message);
-    const id = message['id'];
-    if (method === undefined) {
-      if (typeof id === 'number' && this.#pending.has(id)) {
-        this.#pending.get(id)!(message);
-        this.#pending.delete(id);
-      }
-      return;
-    }
-    if (id === undefined)
-      return this.#onNotification(method, isObject(message['params']) ? message['params'] : {});
-    if (typeof id !== 'string' && typeof id !== 'number') return;
-    void this.#onRequest(method, isObject(message['params']) ? message['params'] : {}).then(
-      (result) => this.#post({ jsonrpc: '2.0', id, result }),
-      (error: { code?: number; message?: string }) =>
-        this.#post({
-          jsonrpc: '2.0',
-          id,
-          error: { code: error.code ?? -32603, message: error.message ?? String(error) },
-        }),
-    );
-  };
-
-  #onNotification(method: string, params: Json): void {
-    switch (method) {
-      case APPS_METHODS.initialized: {
-        this.initialized = true;
-        this.events.status('initialized');
-        for (const queued of this.#queue.splice(0)) this.#post(queued);
-        this.#flushToolData();
-        return;
-      }
-      case APPS_METHODS.sizeChanged: {
-        // Flexible height ("hosts MUST listen for `ui/notifications/size-changed` … and update the iframe").
-        const height = typeof params['height'] === 'number' ? params['height'] : undefined;
-        this.events.size(height === undefined ? undefined : Math.min(Math.max(0, height), MAX_HEIGHT));
-        return;
-      }
-      case APPS_METHODS.requestTeardown:
-        this.events.teardown();
-        return;
-      case 'notifications/message':
-        this.events.note('log', params);
-        return;
-      default:
-        return;
-    }
-  }
-
-  async #onRequest(method: string, params: Json): Promise<Json> {
-    switch (method) {
-      case APPS_METHODS.initialize: {
-        const caps = isObject(params['appCapabilities']) ? params['appCapabilities'] : {};
-        this.#appModes = Array.isArray(caps['availableDisplayModes'])
-          ? (caps['availableDisplayModes'] as string[])
-          : undefined;
-        return {
-          protocolVersion: APPS_PROTOCOL_VERSION,
-          hostInfo: { name: 'mcpengine-inspector', version: '0.1.0' },
-          hostCapabilities: {
-            openLinks: {},
-            serverTools: {},
-            serverResources: {},
-            logging: {},
-            message: { text: {} },
-            updateModelContext: { text: {}, structuredContent: {} },
-            sandbox: { permissions: this.opened.permissions, csp: this.opened.csp },
-          },
-          hostContext: this.hostContext(),
-        };
-      }
-      case 'ping':
-        return {};
-      case APPS_METHODS.openLink: {
-        const url = params['url'];
-        let parsed: URL | undefined;
-        try {
-          parsed = typeof url === 'string' ? new URL(url) : undefined;
-        } catch {
-          parsed = undefined;
-        }
-        if (parsed === undefined || !['http:', 'https:'].includes(parsed.protocol))
-          throw { code: -32000, message: 'Invalid URL' };
-        // Never opened by itself: the user sees the link and decides.
-        this.events.note('link', parsed.href);
-        return {};
-      }
-      case APPS_METHODS.message:
-        this.events.note('message', params);
-        return {};
-      case APPS_METHODS.updateModelContext:
-        this.events.note('context', params);
-        return {};
-      case APPS_METHODS.requestDisplayMode: {
-        const mode = params['mode'];
-        const allowed =
-          typeof mode === 'string' &&
-          (HOST_MODES as readonly string[]).includes(mode) &&
-          // "Host MUST NOT switch the View to a display mode that does not appear in its availableDisplayModes".
-          (this.#appModes === undefined || this.#appModes.includes(mode));
-        if (allowed && mode !== this.displayMode) {
-          this.displayMode = mode;
-          this.events.mode(mode);
-          this.notify(APPS_METHODS.hostContextChanged, { displayMode: mode });
-        }
-        return { mode: this.displayMode };
-      }
-      case 'tools/call':
-      case 'resources/read':
-      case 'resources/list':
-      case 'resources/templates/list': {
-        const answer = await this.api('apps/request', { viewId: this.opened.viewId, method, params });
-        if (answer['error'] !== undefined) throw answer['error'];
-        return answer['result'] as Json;
-      }
-      default:
-        throw { code: -32601, message: `the host does not support ${method}` };
-    }
-  }
-
-  async teardown(reason: string): Promise<void> {
-    if (!this.initialized) return;
-    await Promise.race([
-      this.request(APPS_METHODS.resourceTeardown, { reason }),
-      new Promise((done) => setTimeout(done, TEARDOWN_WAIT_MS)),
-    ]);
-  }
-}
-
-/** A small, standard subset of the spec's theme variables, `light-dark()` aware. */
-function themeVariables(theme: 'light' | 'dark'): Json {
-  const dark = theme === 'dark';
-  return {
-    '--color-background-primary': dark ? '#171717' : '#ffffff',
-    '--color-background-secondary': dark ? '#262626' : '#f5f5f5',
-    '--color-text-primary': dark ? '#fafafa' : '#171717',
-    '--color-text-secondary': dark ? '#a3a3a3' : '#525252',
-    '--color-border-primary': dark ? '#404040' : '#d4d4d4',
-    '--font-sans': 'system-ui, sans-serif',
-    '--font-mono': 'ui-monospace, monospace',
-    '--border-radius-md': '6px',
-  };
-}
+export { appResourceUri, type Api } from './bridge.js';
 
 /** The "App view" of a tool with a UI resource: a button, then the rendered View for the latest call. */
 export function AppPanel(props: {
@@ -396,28 +73,22 @@ function AppFrame(props: {
   };
 
   useEffect(() => {
-    let frame: HTMLIFrameElement | undefined;
-    let listener: ((event: MessageEvent) => void) | undefined;
+    let detach: (() => void) | undefined;
     let cancelled = false;
     void props.api('apps/open', { uri: props.uri, toolName: props.tool['name'] }).then(
       (answer) => {
         if (cancelled || box.current === null) return;
         const view = answer as unknown as Opened;
         setOpened(view);
-        frame = document.createElement('iframe');
-        frame.setAttribute('sandbox', view.proxySandbox);
-        if (view.allow !== '') frame.setAttribute('allow', view.allow);
-        frame.setAttribute('title', `MCP App ${props.uri}`);
-        frame.setAttribute('data-testid', 'app-frame');
-        frame.className = 'app-frame';
-        box.current.appendChild(frame);
-        const created = new ViewBridge(
-          view,
-          frame,
-          props.tool,
-          props.args,
-          props.api,
-          {
+        const mounted = mountAppView({
+          opened: view,
+          container: box.current,
+          uri: props.uri,
+          tool: props.tool,
+          args: props.args,
+          answer: props.answer,
+          api: props.api,
+          events: {
             status: setStatus,
             size: setHeight,
             mode: setMode,
@@ -425,24 +96,19 @@ function AppFrame(props: {
             teardown: () => void close(),
           },
           theme,
-        );
-        bridge.current = created;
-        listener = created.onMessage;
-        window.addEventListener('message', listener);
-        created.setResult(props.answer);
-        // The listener is in place before the proxy can announce itself.
-        frame.src = `${view.proxyUrl}#host=${encodeURIComponent(location.origin)}`;
+        });
+        bridge.current = mounted.bridge;
+        detach = mounted.detach;
         setStatus('waiting for the view');
       },
       (failure: Error) => setError(failure.message),
     );
     return () => {
       cancelled = true;
-      if (listener !== undefined) window.removeEventListener('message', listener);
       const current = bridge.current;
       if (current !== undefined)
         void props.api('apps/close', { viewId: current.opened.viewId }).catch(() => {});
-      frame?.remove();
+      detach?.();
     };
   }, []);
 

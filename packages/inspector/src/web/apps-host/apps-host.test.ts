@@ -255,6 +255,14 @@ describe('the host enforces the spec on a View', () => {
           ),
         ),
       ).toMatch(/^error -32000 .*visibility/);
+      // A tool the server never listed is refused too: the host, not the View, decides what may be called.
+      expect(
+        await view.evaluate(() =>
+          (globalThis as never as { corpusApp: { call(n: string): Promise<string> } }).corpusApp.call(
+            'never_listed',
+          ),
+        ),
+      ).toMatch(/^error -32602 .*did not list it/);
 
       // The declared origin is reachable; the undeclared one is blocked by the CSP and never sees a request.
       type Fetcher = { corpusApp: { fetch(u: string): Promise<string> } };
@@ -305,6 +313,7 @@ describe('the host enforces the spec on a View', () => {
       await expect.poll(() => page.getByTestId('app-view').count()).toBe(0);
       const text = await timelineText(page);
       expect(text).toMatch(/refused tools\/call model_only/);
+      expect(text).toMatch(/refused tools\/call never_listed from view \S+: the server never listed it/);
       expect(text).toMatch(/host → view ui\/resource-teardown/);
       expect(text).toMatch(/torn down/);
     } finally {

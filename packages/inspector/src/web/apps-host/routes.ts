@@ -5,8 +5,9 @@
  *   the referenced resource URI"), builds its policy from `_meta.ui` (content item over list entry) and registers
  *   a sandbox proxy document for it.
  * - `request {viewId, method, params}`: a View's MCP request, forwarded to the server after the host's checks —
- *   `tools/call` only for tools whose visibility includes `"app"` ("Host MUST reject `tools/call` requests from
- *   apps for tools that don't include `"app"` in visibility").
+ *   `tools/call` only for tools the server listed whose visibility includes `"app"` ("Host MUST reject
+ *   `tools/call` requests from apps for tools that don't include `"app"` in visibility"; an unlisted tool is
+ *   refused too: the host decides what a View may call, and it never saw that tool).
  * - `record {viewId, from, message}`: every postMessage the page saw, into the session timeline.
  * - `close {viewId}`: the View is gone; its proxy document is no longer served.
  */
@@ -142,28 +143,47 @@ export class AppsRoutes {
         body: { error: { code: -32601, message: `the host does not forward ${method}` } },
       };
     if (method === 'tools/call') {
+      // The host decides which tools a View may call: only tools the server listed, and only those whose
+      // visibility includes "app". A tool the server never listed (or a list that cannot be had) is refused.
       const name = params['name'];
+      let listFailure: string | undefined;
       const tools = await inspection
         .listAll('tools/list', 'tools')
         .then((answer) => answer['tools'] as JsonObject[])
-        .catch(() => [] as JsonObject[]);
+        .catch((error: unknown) => {
+          listFailure = serverErrorOf(error)?.message ?? (error as Error).message;
+          return [] as JsonObject[];
+        });
       const tool = tools.find((item) => item?.['name'] === name);
-      if (tool !== undefined && !toolVisibility(tool).includes('app')) {
+      const refusal =
+        tool === undefined
+          ? {
+              code: -32602,
+              reason:
+                listFailure === undefined
+                  ? 'the server never listed it'
+                  : `the tool list could not be read (${listFailure})`,
+              message: `tool ${JSON.stringify(name)} is not callable by apps: ${
+                listFailure === undefined
+                  ? 'the server did not list it'
+                  : `the tool list could not be read (${listFailure})`
+              }`,
+            }
+          : !toolVisibility(tool).includes('app')
+            ? {
+                code: -32000,
+                reason: 'its visibility has no "app"',
+                message: `tool ${JSON.stringify(name)} is not callable by apps: its _meta.ui.visibility does not include "app"`,
+              }
+            : undefined;
+      if (refusal !== undefined) {
         session.timeline.add({
           kind: 'app',
           viewId,
           from: 'host',
-          text: `refused tools/call ${String(name)} from view ${viewId}: its visibility has no "app"`,
+          text: `refused tools/call ${String(name)} from view ${viewId}: ${refusal.reason}`,
         });
-        return {
-          status: 200,
-          body: {
-            error: {
-              code: -32000,
-              message: `tool ${JSON.stringify(name)} is not callable by apps: its _meta.ui.visibility does not include "app"`,
-            },
-          },
-        };
+        return { status: 200, body: { error: { code: refusal.code, message: refusal.message } } };
       }
     }
     try {

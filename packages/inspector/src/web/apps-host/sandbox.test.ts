@@ -1,7 +1,7 @@
 /**
  * The sandbox listener and the `/api/apps/*` routes without a browser: a View's proxy document is served only under
  * its id, with its CSP and `frame-ancestors`, only to its own Host name; the API needs the token and refuses
- * foreign Origins; a View's call of a tool without `app` visibility is refused; a closed View is gone.
+ * foreign Origins; a View's call of a tool without `app` visibility, or of one the server never listed, is refused; a closed View is gone.
  */
 import { join, resolve } from 'node:path';
 import { DEFAULT_APP_CSP } from 'mcpengine/apps/protocol';
@@ -87,6 +87,41 @@ describe('the sandbox listener and the apps API', () => {
       })
     ).json()) as { error?: { code: number } };
     expect(refused.error?.code).toBe(-32000);
+    // A tool the server never listed: refused by the host, never sent to the server, in the timeline.
+    const unlisted = (await (
+      await api('apps/request', {
+        viewId: opened.viewId,
+        method: 'tools/call',
+        params: { name: 'never_listed', arguments: {} },
+      })
+    ).json()) as { error?: { code: number; message: string } };
+    expect(unlisted.error).toEqual({
+      code: -32602,
+      message: 'tool "never_listed" is not callable by apps: the server did not list it',
+    });
+    const timeline = await (
+      await fetch(`${backend.origin}/api/timeline`, { headers: { authorization: `Bearer ${backend.token}` } })
+    ).text();
+    const entries = timeline.split('\n').filter((line) => line !== '');
+    expect(
+      entries.some((line) => /refused tools\/call never_listed .*the server never listed it/.test(line)),
+    ).toBe(true);
+    expect(
+      entries.some((line) => line.includes('"method":"tools/call"') && line.includes('never_listed')),
+    ).toBe(false);
+    // A text/html resource: behind the token, served from the sandbox origin under a no-script policy.
+    const html = '<p>hi</p><script>alert(1)</script>';
+    expect((await api('html-preview', { html }, { authorization: 'Bearer wrong' })).status).toBe(401);
+    const preview = (await (await api('html-preview', { html })).json()) as { url: string };
+    expect(preview.url.startsWith(`${backend.sandboxOrigin}/html/`)).toBe(true);
+    const served = await fetch(preview.url);
+    expect(served.status).toBe(200);
+    expect(await served.text()).toBe(html);
+    const htmlCsp = served.headers.get('content-security-policy') ?? '';
+    expect(htmlCsp).toMatch(/^default-src 'none'; .*; sandbox, frame-ancestors /);
+    expect(htmlCsp).not.toMatch(/script-src|allow-scripts/);
+    expect((await fetch(`${backend.sandboxOrigin}/html/AAAAAAAAAAAAAAAAAAAAAAAA`)).status).toBe(404);
+    expect((await fetch(`${backend.origin}${new URL(preview.url).pathname}`)).status).toBe(404);
     expect((await api('apps/close', { viewId: opened.viewId })).status).toBe(200);
     expect((await fetch(opened.proxyUrl)).status).toBe(404);
     expect((await api('apps/request', { viewId: opened.viewId, method: 'ping' })).status).toBe(404);

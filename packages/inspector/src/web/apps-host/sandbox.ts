@@ -7,6 +7,10 @@
  * Policy as an HTTP header (built from validated origins only, never from the page's query), framable only by the
  * inspector. The proxy loads the View's HTML into an inner `srcdoc` frame, which inherits that policy, and relays
  * every message between the inspector and the View except the reserved `ui/notifications/sandbox-*` ones.
+ *
+ * The same listener shows plain `text/html` resources (not Apps): `/html/<id>` serves the server's HTML as is,
+ * under a policy that runs no script at all (CSP `sandbox` without `allow-scripts`: an opaque origin, no forms,
+ * no popups; `default-src 'none'` with inline styles and `data:` images only), framable only by the inspector.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -23,6 +27,8 @@ export interface SandboxView {
 export interface RunningSandbox {
   readonly origin: string;
   register(view: SandboxView): { id: string; url: string };
+  /** A static HTML document (a `text/html` resource) shown without scripts; the oldest go past 32. */
+  registerDocument(html: string): { id: string; url: string };
   unregister(id: string): void;
   close(): Promise<void>;
 }
@@ -81,6 +87,12 @@ const PROXY_SCRIPT = `(() => {
 })();
 `;
 
+/** The policy of a `text/html` resource: rendered, never run, nothing fetched. */
+export const HTML_RESOURCE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:; media-src data:; " +
+  "form-action 'none'; base-uri 'none'; sandbox";
+const MAX_DOCUMENTS = 32;
+
 const escapeAttribute = (value: string) =>
   value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -101,6 +113,7 @@ export async function startSandbox(
   hostOrigins: () => readonly string[],
 ): Promise<RunningSandbox> {
   const views = new Map<string, SandboxView>();
+  const documents = new Map<string, string>();
   const hosts = new Set<string>();
   const server: Server = createServer((request, response) => handle(request, response));
 
@@ -123,6 +136,18 @@ export async function startSandbox(
     if (path === '/proxy.js') {
       response.writeHead(200, { ...common, 'content-type': 'text/javascript; charset=utf-8' });
       response.end(PROXY_SCRIPT);
+      return;
+    }
+    const html = /^\/html\/([A-Za-z0-9_-]{16,64})$/.exec(path);
+    if (html !== null) {
+      const document = documents.get(html[1]!);
+      if (document === undefined) return refuse(response, 404, 'no such document');
+      response.setHeader('content-security-policy', [
+        HTML_RESOURCE_CSP,
+        `frame-ancestors ${hostOrigins().join(' ')}`,
+      ]);
+      response.writeHead(200, { ...common, 'content-type': 'text/html; charset=utf-8' });
+      response.end(document);
       return;
     }
     const found = /^\/view\/([A-Za-z0-9_-]{16,64})$/.exec(path);
@@ -154,6 +179,12 @@ export async function startSandbox(
     },
     unregister(id) {
       views.delete(id);
+    },
+    registerDocument(html) {
+      const id = randomBytes(18).toString('base64url');
+      documents.set(id, html);
+      if (documents.size > MAX_DOCUMENTS) documents.delete(documents.keys().next().value!);
+      return { id, url: `${origin}/html/${id}` };
     },
     close: async () => {
       server.closeAllConnections();
