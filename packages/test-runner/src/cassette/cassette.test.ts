@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseYamlSuite } from '../format/load-yaml.js';
 import { runSuite } from '../run/run-suite.js';
 import { CORPUS_DIR } from '../test/corpus.js';
-import type { CassetteFile } from './format.js';
+import { redactBody, type CassetteFile } from './format.js';
 
 const SECRET = 'sk-live-0123456789abcdef';
 let upstream: Server;
@@ -90,5 +90,24 @@ describe.each(['engine-fetch', 'sdk-http'])('cassettes: %s', (server) => {
       ),
     );
     expect(seen.length).toBe(before);
+  });
+});
+
+describe('cassette redaction of JSON members', () => {
+  it('redacts string and number values of secret-looking names, keeps booleans and null (their type)', () => {
+    const body = JSON.stringify({
+      apiKey: 'abc123',
+      pin: { password: 1234 },
+      usedPrivateCredentials: false,
+      sessionToken: null,
+      name: 'kept',
+    });
+    expect(JSON.parse(redactBody(body, 'application/json', {}))).toEqual({
+      apiKey: '[redacted]',
+      pin: { password: '[redacted]' },
+      usedPrivateCredentials: false,
+      sessionToken: null,
+      name: 'kept',
+    });
   });
 });

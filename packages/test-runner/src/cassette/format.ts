@@ -90,13 +90,19 @@ export function redactUrl(url: string, secrets: Readonly<Record<string, string>>
   return replaceSecrets(parsed.toString(), secrets);
 }
 
+/**
+ * JSON members with secret-looking names lose their string and number values. Booleans and null carry no secret
+ * and keep their type, so a replayed answer still matches its schema (n8n's `usedPrivateCredentials: false`).
+ */
 function redactJson(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactJson);
   if (typeof value === 'object' && value !== null)
     return Object.fromEntries(
       Object.entries(value).map(([key, member]) => [
         key,
-        SECRET_NAME.test(key) && typeof member !== 'object' ? REDACTED : redactJson(member),
+        SECRET_NAME.test(key) && (typeof member === 'string' || typeof member === 'number')
+          ? REDACTED
+          : redactJson(member),
       ]),
     );
   return value;
