@@ -175,7 +175,17 @@ async function measure({ dir, manifest }) {
     let apps;
     if (manifest.apps === true) {
       const status = await cli(
-        ['validate', '--apps', '--stdio', manifest.stdio, '--cwd', dir, ...envArgs, '--json', join(work, 'apps.json')],
+        [
+          'validate',
+          '--apps',
+          '--stdio',
+          manifest.stdio,
+          '--cwd',
+          dir,
+          ...envArgs,
+          '--json',
+          join(work, 'apps.json'),
+        ],
         dir,
       );
       apps = { status, report: JSON.parse(readFileSync(join(work, 'apps.json'), 'utf8')) };
@@ -218,7 +228,9 @@ function section(m) {
     `| output schema | ${withOutput.length} of ${tools.length} (${percent(withOutput.length, tools.length)}) |`,
     `| \`mcpengine validate\`, stdio | ${m.validateStatus === 0 ? 'PASS' : `FAIL (exit ${m.validateStatus})`}: ${mustSummary(validation)} |`,
     `| \`mcpengine validate\`, Streamable HTTP | ${m.http === undefined ? 'no HTTP command' : `${m.http.status === 0 ? 'PASS' : `FAIL (exit ${m.http.status})`}: ${mustSummary(m.http.validation)}`} |`,
-    ...(m.apps === undefined ? [] : [`| \`mcpengine validate --apps\` (MCP Apps) | ${appsSummary(m.apps).long} |`]),
+    ...(m.apps === undefined
+      ? []
+      : [`| \`mcpengine validate --apps\` (MCP Apps) | ${appsSummary(m.apps).long} |`]),
     `| \`mcpengine test\` | ${m.testStatus === 0 ? 'PASS' : `FAIL (exit ${m.testStatus})`}: ${tests.passed} passed, ${tests.failed} failed, ${tests.warned} warned, ${tests.skipped} skipped (${tests.suites.length} files) |`,
     '',
     '| tool | title | read-only | destructive | idempotent | open world | output schema |',
@@ -298,7 +310,10 @@ console.error(`wrote ${OUT}`);
 process.exit(
   measured.every(
     (m) =>
-      m.validateStatus === 0 && (m.http?.status ?? 0) === 0 && (m.apps?.status ?? 0) === 0 && m.testStatus === 0,
+      m.validateStatus === 0 &&
+      (m.http?.status ?? 0) === 0 &&
+      (m.apps?.status ?? 0) === 0 &&
+      m.testStatus === 0,
   )
     ? 0
     : 1,

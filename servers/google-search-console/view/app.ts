@@ -86,7 +86,10 @@ function describeChange(m: Metric, change: Change): { text: string; good: boolea
   }
   if (m === 'ctr') {
     const points = change.change * 100;
-    return { text: ` ${points > 0 ? '+' : ''}${points.toFixed(1)} pt`, good: points === 0 ? null : points > 0 };
+    return {
+      text: ` ${points > 0 ? '+' : ''}${points.toFixed(1)} pt`,
+      good: points === 0 ? null : points > 0,
+    };
   }
   if (change.changePercent === null) return { text: ' (new)', good: null };
   const p = change.changePercent;
@@ -153,7 +156,8 @@ function renderChart(data: Data): void {
     chart.appendChild(dot);
   });
   $('legend').textContent =
-    `${metric} per day, ${daily.length} days (solid)` + (previous.length > 0 ? '; previous period dashed' : '');
+    `${metric} per day, ${daily.length} days (solid)` +
+    (previous.length > 0 ? '; previous period dashed' : '');
 }
 
 function cell(text: string, number = false): HTMLTableCellElement {

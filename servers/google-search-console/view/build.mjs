@@ -21,4 +21,6 @@ await build({
 copyFileSync(new URL('index.html', here), new URL('index.html', out));
 const html = await readSingleFileView(out.pathname);
 writeFileSync(new URL('performance.html', out), html);
-process.stdout.write(`google-search-console dashboard view: ${html.length} bytes in dist/view/performance.html\n`);
+process.stdout.write(
+  `google-search-console dashboard view: ${html.length} bytes in dist/view/performance.html\n`,
+);

@@ -84,7 +84,8 @@ function renderRows(): void {
     body.appendChild(tr);
   }
   $('count').textContent =
-    `${shown.length} of ${messages.length} messages` + (page.page === undefined ? '' : ` on page ${page.page + 1}`);
+    `${shown.length} of ${messages.length} messages` +
+    (page.page === undefined ? '' : ` on page ${page.page + 1}`);
   $<HTMLButtonElement>('next').disabled = !followable(page.next_page_uri);
   $<HTMLButtonElement>('previous').disabled = !followable(page.previous_page_uri);
 }
@@ -112,7 +113,8 @@ async function loadPage(args: Record<string, unknown>, what: string): Promise<vo
 view.on('toolinput', ({ arguments: args }) => {
   if (typeof args?.['To'] === 'string') input('to').value = args['To'];
   if (typeof args?.['From'] === 'string') input('from').value = args['From'];
-  if (typeof args?.['DateSent__query_2'] === 'string') input('after').value = args['DateSent__query_2'].slice(0, 10);
+  if (typeof args?.['DateSent__query_2'] === 'string')
+    input('after').value = args['DateSent__query_2'].slice(0, 10);
   if (typeof args?.['PageSize'] === 'number') pageSize = args['PageSize'];
   status('Input received; waiting for the result…');
 });

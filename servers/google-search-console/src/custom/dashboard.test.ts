@@ -15,8 +15,8 @@ describe('the dashboard series', () => {
   });
 
   it('counts impossible metrics as 0, as the other insight tools do', () => {
-    expect(dailySeries([{ keys: ['2026-10-01'], clicks: -1.7976931348623157e308, impressions: null }])).toEqual([
-      { date: '2026-10-01', clicks: 0, impressions: 0, ctr: 0, position: 0 },
-    ]);
+    expect(
+      dailySeries([{ keys: ['2026-10-01'], clicks: -1.7976931348623157e308, impressions: null }]),
+    ).toEqual([{ date: '2026-10-01', clicks: 0, impressions: 0, ctr: 0, position: 0 }]);
   });
 });

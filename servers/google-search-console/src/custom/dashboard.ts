@@ -23,7 +23,14 @@ import {
   searchType,
   siteUrl,
 } from './insight-tools.js';
-import { compareMetrics, metricsOf, topMovers, totals, type AnalyticsRow, type Comparison } from './insights.js';
+import {
+  compareMetrics,
+  metricsOf,
+  topMovers,
+  totals,
+  type AnalyticsRow,
+  type Comparison,
+} from './insights.js';
 import { PERFORMANCE_VIEW_URI } from './view.js';
 
 export const DASHBOARD_TOOL = 'load_performance_dashboard';

@@ -3,7 +3,13 @@ import { pageArguments } from './message-log.js';
 
 const SID = 'AC00000000000000000000000000000000';
 const PATH = `/2010-04-01/Accounts/${SID}/Messages.json`;
-const query = (name: string, arg = name) => ({ name, arg, in: 'query' as const, required: false, style: 'form' });
+const query = (name: string, arg = name) => ({
+  name,
+  arg,
+  in: 'query' as const,
+  required: false,
+  style: 'form',
+});
 const list = {
   path: PATH,
   server: 'https://api.twilio.com',

@@ -73,7 +73,9 @@ async function fleetBackend(name: string, secrets: string[]) {
       const interactions = entries.flatMap((entry) => (entry.recorded === undefined ? [] : [entry.recorded]));
       writeFileSync(cassette, `${JSON.stringify({ version: 1, interactions }, null, 2)}\n`);
     }
-    return entries.flatMap((entry) => (entry.miss === undefined ? [] : [`${entry.miss.method} ${entry.miss.url}`]));
+    return entries.flatMap((entry) =>
+      entry.miss === undefined ? [] : [`${entry.miss.method} ${entry.miss.url}`],
+    );
   };
   return { backend, finish };
 }
@@ -119,7 +121,9 @@ async function renderApp(
   const page = await browser.newPage();
   await page.goto(backend.url);
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
-  await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 20_000 }).toMatch(/Connected to/);
+  await expect
+    .poll(() => page.getByTestId('status').textContent(), { timeout: 20_000 })
+    .toMatch(/Connected to/);
   await page.getByRole('tab', { name: 'Tools' }).click();
   await page.getByRole('searchbox', { name: 'Search tools' }).fill(tool);
   await page.getByRole('button', { name: tool, exact: true }).click();
@@ -214,7 +218,9 @@ describe('the fleet MCP Apps views render in the reference host', () => {
       await view.locator('#dimension').selectOption('page');
       await view.locator('#compare').selectOption('previous_year');
       await view.locator('#update').click();
-      await expect.poll(() => view.locator('#status').textContent()).toBe('Dashboard loaded: 1 days, movers by page');
+      await expect
+        .poll(() => view.locator('#status').textContent())
+        .toBe('Dashboard loaded: 1 days, movers by page');
       expect(await view.locator('#movers-key').textContent()).toBe('Page');
       expect(await view.locator('#period').textContent()).toBe(
         '2026-10-01 to 2026-10-28 compared with 2025-10-02 to 2025-10-29',
@@ -263,7 +269,9 @@ describe('the fleet MCP Apps views render in the reference host', () => {
       // A server filter: the app-only message_log_page loads a new first page through the host.
       await view.locator('#from').fill('+14155550100');
       await view.locator('#load').click();
-      await expect.poll(() => view.locator('#status').textContent()).toBe('Loaded the first page: 1 messages');
+      await expect
+        .poll(() => view.locator('#status').textContent())
+        .toBe('Loaded the first page: 1 messages');
 
       // The pager refuses a page URI that is not this account's message list (no fetch of arbitrary URLs).
       const refused = (await viewCall(view, 'message_log_page', { pageUri: 'http://example.com' })) as {
