@@ -108,13 +108,12 @@ interface Outcome {
 
 /** `mcpengine validate` as its command runs it, in this process (options as validateOptionsOf builds them). */
 async function validate(
-  target: Pick<ValidateOptions, 'stdio' | 'url' | 'env' | 'cwd' | 'apps'>,
+  target: Partial<Pick<ValidateOptions, 'stdio' | 'url' | 'env' | 'cwd' | 'apps'>>,
 ): Promise<Outcome> {
   let output = '';
   const status = await validateServer(
     {
       transport: 'auto',
-      env: {},
       headers: {},
       timeoutMs: 10_000,
       totalTimeoutMs: 300_000,
@@ -124,6 +123,7 @@ async function validate(
       strict: false,
       color: false,
       ...target,
+      env: target.env ?? {},
     },
     {
       stdout: (text) => (output += text),

@@ -9,6 +9,7 @@ const query = (name: string, arg = name) => ({
   in: 'query' as const,
   required: false,
   style: 'form',
+  explode: true,
 });
 const list = {
   path: PATH,
