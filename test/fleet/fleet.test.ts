@@ -4,12 +4,13 @@
  * says `apps: true`, its robustness tests (`--generate`) and its declarative tests, replayed from cassettes (no
  * mock, no network: the API base URL of validation points at a closed loopback port). Needs `npm run build`.
  *
- * Where the time goes (docs/design.md, "The fleet test's time"): validation is most of it, and half of a
- * validation's own CPU was compiling the five revisions' official schemas, again in every `mcpengine validate`
- * process. So validation runs in this process, through the command's own `validateServer` with the options the
- * command line builds: the compiled schemas are shared by every server and transport. Every check of every
- * server goes into one queue at the start, longest first, at most FLEET_JOBS at a time (default 2: the suite
- * runs on two cores); a test only awaits its check, so no server waits for the previous one's slowest check.
+ * Where the time goes (docs/design.md, The fleet, "Test time"; FLEET_TIMING=1 prints each check's duration):
+ * validation is most of it, and half of a validation's own CPU was compiling the five revisions' official
+ * schemas, again in every `mcpengine validate` process. So validation runs in this process, through the
+ * command's own `validateServer` with the options the command line builds: the compiled schemas are shared by
+ * every server and transport. Every check of every server goes into one queue at the start, at most FLEET_JOBS
+ * at a time (default 2: the suite runs on two cores), alternating validations (this process) with the test
+ * runner (child processes); a test only awaits its check, so no server waits for the previous one's slowest.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -150,8 +151,12 @@ function cli(args: string[], cwd: string, env?: Record<string, string>): Promise
 }
 
 type Check = 'stdio' | 'http' | 'apps' | 'generate' | 'tests';
-/** Longest first (measured: validation over stdio, then HTTP, dominate), so the last slot to finish is short. */
-const ORDER: readonly Check[] = ['stdio', 'http', 'generate', 'tests', 'apps'];
+/**
+ * Validation runs on this process's thread, the test runner in child processes: the queue alternates the two so
+ * that both are busy at once, each side longest first (over stdio, then HTTP; --generate, then the cassettes).
+ */
+const IN_PROCESS: readonly Check[] = ['stdio', 'http', 'apps'];
+const IN_CHILDREN: readonly Check[] = ['generate', 'tests'];
 
 const checks: Record<Check, (dir: string, manifest: FleetManifest) => Promise<Outcome>> = {
   stdio: async (dir, manifest) =>
@@ -191,18 +196,25 @@ const started = new Map<string, Promise<Outcome>>();
 const key = (name: string, check: Check) => `${name} ${check}`;
 
 beforeAll(() => {
-  for (const check of ORDER)
-    for (const { dir, manifest } of fleet)
-      if (applies(check, manifest))
-        started.set(
-          key(manifest.name, check),
-          limit(() => timed(`${manifest.name} ${check}`, () => checks[check](dir, manifest))).catch(
-            (error: unknown) => ({
-              status: null,
-              output: `the check failed to run: ${(error as Error).stack ?? String(error)}`,
-            }),
-          ),
-        );
+  const queue = (kinds: readonly Check[]) =>
+    kinds.flatMap((check) =>
+      fleet.filter(({ manifest }) => applies(check, manifest)).map((server) => ({ check, ...server })),
+    );
+  const inProcess = queue(IN_PROCESS);
+  const inChildren = queue(IN_CHILDREN);
+  const order = Array.from({ length: Math.max(inProcess.length, inChildren.length) }, (_, i) =>
+    [inProcess[i], inChildren[i]].filter((entry) => entry !== undefined),
+  ).flat();
+  for (const { check, dir, manifest } of order)
+    started.set(
+      key(manifest.name, check),
+      limit(() => timed(`${manifest.name} ${check}`, () => checks[check](dir, manifest))).catch(
+        (error: unknown) => ({
+          status: null,
+          output: `the check failed to run: ${(error as Error).stack ?? String(error)}`,
+        }),
+      ),
+    );
 });
 
 function outcome(name: string, check: Check): Promise<Outcome> {
