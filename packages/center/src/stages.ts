@@ -18,6 +18,7 @@ import {
 import { findTestFiles, runFiles } from '@mcpengine/test-runner';
 import { CLIENTS, hostPlatform, runAdd } from '@mcpengine/installer';
 import type { StageVerdict } from '@mcpengine/store';
+import { advertisingApps } from './apps-capability.js';
 import type { ServerEntry } from './fleet.js';
 import { inspectServer, toolHash, toolsHash, type Inspection } from './inspect.js';
 import { commandLaunch, freePort, stdioLaunch } from './launch.js';
@@ -361,7 +362,12 @@ async function tests(ctx: StageContext): Promise<StageOutcome> {
 async function inspectEntry(ctx: StageContext): Promise<Inspection> {
   const launch = stdioLaunch(ctx.server);
   const target = launch !== undefined ? { stdio: launch } : { url: ctx.server.manifest.url! };
-  return inspectServer(target, { timeoutMs: ctx.timeoutMs, signal: ctx.signal });
+  return inspectServer(target, {
+    timeoutMs: ctx.timeoutMs,
+    signal: ctx.signal,
+    // A server with views shows them only to a client that supports MCP Apps: review it as such a host.
+    ...(ctx.server.manifest.apps === true ? { wrapTransport: advertisingApps } : {}),
+  });
 }
 
 async function reviewed(ctx: StageContext): Promise<StageOutcome> {
