@@ -68,6 +68,8 @@ let searchType: string | undefined;
 let metric: Metric = 'clicks';
 let shown: Data = {};
 
+const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
+
 function status(text: string): void {
   $('status').textContent = text;
 }
@@ -156,7 +158,7 @@ function renderChart(data: Data): void {
     chart.appendChild(dot);
   });
   $('legend').textContent =
-    `${metric} per day, ${daily.length} days (solid)` +
+    `${metric} per day, ${plural(daily.length, 'day')} (solid)` +
     (previous.length > 0 ? '; previous period dashed' : '');
 }
 
@@ -250,7 +252,7 @@ async function load(): Promise<void> {
     }
     const data = result.structuredContent as Data;
     render(data);
-    status(`Dashboard loaded: ${data.daily?.length ?? 0} days, movers by ${data.dimension}`);
+    status(`Dashboard loaded: ${plural(data.daily?.length ?? 0, 'day')}, movers by ${data.dimension}`);
   } catch (error) {
     status(`Refused: ${(error as Error).message}`);
   } finally {

@@ -29,6 +29,8 @@ const view = new AppView({ name: 'twilio-message-log', version: '0.1.0' });
 let page: Page = {};
 let pageSize: number | undefined;
 
+const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
+
 function status(text: string): void {
   $('status').textContent = text;
 }
@@ -84,7 +86,7 @@ function renderRows(): void {
     body.appendChild(tr);
   }
   $('count').textContent =
-    `${shown.length} of ${messages.length} messages` +
+    `${shown.length} of ${plural(messages.length, 'message')}` +
     (page.page === undefined ? '' : ` on page ${page.page + 1}`);
   $<HTMLButtonElement>('next').disabled = !followable(page.next_page_uri);
   $<HTMLButtonElement>('previous').disabled = !followable(page.previous_page_uri);
@@ -104,7 +106,7 @@ async function loadPage(args: Record<string, unknown>, what: string): Promise<vo
     }
     page = result.structuredContent;
     renderRows();
-    status(`Loaded ${what}: ${page.messages?.length ?? 0} messages`);
+    status(`Loaded ${what}: ${plural(page.messages?.length ?? 0, 'message')}`);
   } catch (error) {
     status(`Refused: ${(error as Error).message}`);
   }
@@ -126,7 +128,7 @@ view.on('toolresult', (result) => {
   }
   page = result.structuredContent;
   renderRows();
-  status(`Result received: ${page.messages?.length ?? 0} messages`);
+  status(`Result received: ${plural(page.messages?.length ?? 0, 'message')}`);
 });
 view.on('toolcancelled', ({ reason }) => status(`Cancelled${reason ? `: ${reason}` : ''}`));
 

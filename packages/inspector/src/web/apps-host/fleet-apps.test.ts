@@ -201,7 +201,7 @@ describe('the fleet MCP Apps views render in the reference host', () => {
       // the daily series and the movers through load_performance_dashboard (app-only).
       await expect
         .poll(() => view.locator('#status').textContent(), { timeout: 20_000 })
-        .toBe('Dashboard loaded: 1 days, movers by query');
+        .toBe('Dashboard loaded: 1 day, movers by query');
       expect(await view.locator('#title').textContent()).toBe('Search performance: sc-domain:example.com');
       expect(await view.locator('#period').textContent()).toBe(
         '2026-10-01 to 2026-10-28 compared with 2026-09-03 to 2026-09-30',
@@ -220,14 +220,14 @@ describe('the fleet MCP Apps views render in the reference host', () => {
       await view.locator('#update').click();
       await expect
         .poll(() => view.locator('#status').textContent())
-        .toBe('Dashboard loaded: 1 days, movers by page');
+        .toBe('Dashboard loaded: 1 day, movers by page');
       expect(await view.locator('#movers-key').textContent()).toBe('Page');
       expect(await view.locator('#period').textContent()).toBe(
         '2026-10-01 to 2026-10-28 compared with 2025-10-02 to 2025-10-29',
       );
       // A metric button redraws the chart from the loaded series (no call).
       await view.locator('.kpi[data-metric="position"]').click();
-      expect(await view.locator('#legend').textContent()).toMatch(/^position per day, 1 days/);
+      expect(await view.locator('#legend').textContent()).toMatch(/^position per day, 1 day \(solid\)/);
 
       await expectCspHolds(page, view);
       const text = await timelineText(page);
@@ -245,21 +245,21 @@ describe('the fleet MCP Apps views render in the reference host', () => {
     const { backend, finish } = await fleetBackend('twilio', ['TWILIO_AUTH_TOKEN']);
     const { page, view } = await renderApp(backend, 'list_messages', { To: '+14155552671', PageSize: '20' });
     try {
-      await expect.poll(() => view.locator('#status').textContent()).toBe('Result received: 1 messages');
+      await expect.poll(() => view.locator('#status').textContent()).toBe('Result received: 1 message');
       // The input filled the View's server filters; the result is the table.
       expect(await view.locator('#to').inputValue()).toBe('+14155552671');
       const row = view.locator('#messages tbody tr');
       expect(await row.count()).toBe(1);
       expect(await row.locator('td').nth(0).textContent()).toBe('queued');
       expect(await row.locator('td').nth(1).textContent()).toBe('inbound');
-      expect(await view.locator('#count').textContent()).toBe('1 of 1 messages on page 1');
+      expect(await view.locator('#count').textContent()).toBe('1 of 1 message on page 1');
       // Prism's example next_page_uri is http://example.com: not a page of this API, so no Next.
       expect(await view.locator('#next').isDisabled()).toBe(true);
 
       // Filters of the page, in the View.
       await view.locator('#filter-status').selectOption('delivered');
       expect(await row.count()).toBe(0);
-      expect(await view.locator('#count').textContent()).toBe('0 of 1 messages on page 1');
+      expect(await view.locator('#count').textContent()).toBe('0 of 1 message on page 1');
       await view.locator('#filter-status').selectOption('');
       await view.locator('#filter-direction').selectOption('outbound');
       expect(await row.count()).toBe(0);
@@ -269,9 +269,7 @@ describe('the fleet MCP Apps views render in the reference host', () => {
       // A server filter: the app-only message_log_page loads a new first page through the host.
       await view.locator('#from').fill('+14155550100');
       await view.locator('#load').click();
-      await expect
-        .poll(() => view.locator('#status').textContent())
-        .toBe('Loaded the first page: 1 messages');
+      await expect.poll(() => view.locator('#status').textContent()).toBe('Loaded the first page: 1 message');
 
       // The pager refuses a page URI that is not this account's message list (no fetch of arbitrary URLs).
       const refused = (await viewCall(view, 'message_log_page', { pageUri: 'http://example.com' })) as {
