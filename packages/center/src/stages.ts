@@ -18,7 +18,6 @@ import {
 import { findTestFiles, runFiles } from '@mcpengine/test-runner';
 import { CLIENTS, hostPlatform, runAdd } from '@mcpengine/installer';
 import type { StageVerdict } from '@mcpengine/store';
-import { advertisingApps } from './apps-capability.js';
 import type { ServerEntry } from './fleet.js';
 import { inspectServer, toolHash, toolsHash, type Inspection } from './inspect.js';
 import { commandLaunch, freePort, stdioLaunch } from './launch.js';
@@ -362,12 +361,7 @@ async function tests(ctx: StageContext): Promise<StageOutcome> {
 async function inspectEntry(ctx: StageContext): Promise<Inspection> {
   const launch = stdioLaunch(ctx.server);
   const target = launch !== undefined ? { stdio: launch } : { url: ctx.server.manifest.url! };
-  return inspectServer(target, {
-    timeoutMs: ctx.timeoutMs,
-    signal: ctx.signal,
-    // A server with views shows them only to a client that supports MCP Apps: review it as such a host.
-    ...(ctx.server.manifest.apps === true ? { wrapTransport: advertisingApps } : {}),
-  });
+  return inspectServer(target, { timeoutMs: ctx.timeoutMs, signal: ctx.signal });
 }
 
 async function reviewed(ctx: StageContext): Promise<StageOutcome> {
