@@ -2,7 +2,7 @@
  * The fleet in `npm test`: every generated or curated server under servers/ (found by its fleet.json) passes
  * `mcpengine validate` on every revision over stdio and Streamable HTTP, `validate --apps` when its fleet.json
  * says `apps: true`, its robustness tests (`--generate`) and its declarative tests, replayed from cassettes (no
- * mock, no network: the API base URL of validation points at a closed loopback port). Needs `npm run build`.
+ * mock, no network: the API base URL of validation is a port `fetch` refuses). Needs `npm run build`.
  *
  * Where the time goes (docs/design.md, The fleet, "Test time"; FLEET_TIMING=1 prints each check's duration):
  * validation is most of it, and half of a validation's own CPU was compiling the five revisions' official
@@ -74,11 +74,19 @@ function limiter(jobs: number) {
 
 const limit = limiter(Math.max(1, Number(process.env['FLEET_JOBS'] ?? 2)));
 
-/** The API base URLs of a manifest pointed at a closed port, so validation never reaches an API. */
-async function offlineEnv(manifest: FleetManifest): Promise<Record<string, string>> {
+/**
+ * The API base URL of offline checks: port 9 (discard), one of the Fetch standard's "bad ports", so the servers'
+ * `fetch` refuses the request before connecting (and any other client meets a closed port). Not a closed
+ * ephemeral port: under hundreds of attempts some SYNs to a closed loopback port went unanswered until the 1 s
+ * retransmission, which made `--generate` take 10-40 s per server instead of ~2 s.
+ */
+const OFFLINE_API = 'http://127.0.0.1:9';
+
+/** The API base URLs of a manifest pointed at a refused port, so validation never reaches an API. */
+function offlineEnv(manifest: FleetManifest): Record<string, string> {
   const env = { ...manifest.env };
   for (const mock of [manifest.mock, ...(manifest.extraMocks ?? [])])
-    if (mock !== undefined) env[mock.baseUrlEnv] = `http://127.0.0.1:${await closedPort()}`;
+    if (mock !== undefined) env[mock.baseUrlEnv] = OFFLINE_API;
   return env;
 }
 
@@ -160,9 +168,9 @@ const IN_CHILDREN: readonly Check[] = ['generate', 'tests'];
 
 const checks: Record<Check, (dir: string, manifest: FleetManifest) => Promise<Outcome>> = {
   stdio: async (dir, manifest) =>
-    validate({ stdio: manifest.stdio.split(/\s+/), cwd: dir, env: await offlineEnv(manifest) }),
+    validate({ stdio: manifest.stdio.split(/\s+/), cwd: dir, env: offlineEnv(manifest) }),
   http: async (dir, manifest) => {
-    const server = await startHttp(dir, manifest, await offlineEnv(manifest));
+    const server = await startHttp(dir, manifest, offlineEnv(manifest));
     try {
       return await validate({ url: server.url });
     } finally {
@@ -170,10 +178,10 @@ const checks: Record<Check, (dir: string, manifest: FleetManifest) => Promise<Ou
     }
   },
   apps: async (dir, manifest) =>
-    validate({ stdio: manifest.stdio.split(/\s+/), cwd: dir, env: await offlineEnv(manifest), apps: true }),
+    validate({ stdio: manifest.stdio.split(/\s+/), cwd: dir, env: offlineEnv(manifest), apps: true }),
   // --generate has no --env: the server inherits the runner's environment.
   generate: async (dir, manifest) =>
-    cli(['test', '--generate', '--stdio', manifest.stdio], dir, await offlineEnv(manifest)),
+    cli(['test', '--generate', '--stdio', manifest.stdio], dir, offlineEnv(manifest)),
   tests: (dir, manifest) => cli(['test', manifest.tests], dir),
 };
 
