@@ -11,6 +11,8 @@
  *     Google-style error body, "rate-limited" answers 429 with `Retry-After: 120`, anything else 500;
  * deletes the server's cassettes, runs `mcpengine test` on its test folder (mode auto records the missing
  * cassettes), and stops both. Tests in `npm test` only replay: no Prism, no network.
+ * A server with `apps: true` also re-records the cassette of its MCP Apps view (test/apps/cassette.json): the
+ * inspector's end-to-end test of the fleet's views, run with FLEET_APPS_RECORD=<server> while Prism is up.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,6 +26,8 @@ const PRISM = join(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js');
 // The generator's reduced copy for descriptions Prism cannot start on (Stripe's web of references).
 const { prismCopy } = await import(join(ROOT, 'packages/generator/dist/corpus/prism.js'));
 const CLI = join(ROOT, 'packages/cli/dist/main.js');
+const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs');
+const APPS_E2E = 'packages/inspector/src/web/apps-host/fleet-apps.test.ts';
 
 const wanted = process.argv.slice(2);
 const servers = readdirSync(join(ROOT, 'servers'))
@@ -140,6 +144,14 @@ try {
       const run = spawn(process.execPath, [CLI, 'test', manifest.tests], { cwd: dir, stdio: 'inherit' });
       const status = await new Promise((done) => run.once('exit', done));
       if (status !== 0) failed = true;
+      if (manifest.apps === true) {
+        const e2e = spawn(process.execPath, [VITEST, 'run', APPS_E2E, '-t', `${name}:`], {
+          cwd: ROOT,
+          stdio: 'inherit',
+          env: { ...process.env, FLEET_APPS_RECORD: name },
+        });
+        if ((await new Promise((done) => e2e.once('exit', done))) !== 0) failed = true;
+      }
     } finally {
       for (const prism of prisms) prism.kill('SIGTERM');
     }

@@ -2,8 +2,9 @@
 /**
  * `npm run fleet:report`: runs every fleet server (servers/<name>/fleet.json, the everything server excluded)
  * and writes docs/fleet.md from what it measured: the tools as listed (annotations, output schemas), the token
- * cost of tools/list (o200k_base, gpt-tokenizer), `mcpengine validate` per revision and `mcpengine test` (the
- * cassettes replayed). Nothing in the tables is typed by hand. Validation points the API base URL at a closed
+ * cost of tools/list (o200k_base, gpt-tokenizer), `mcpengine validate` per revision, `mcpengine validate --apps`
+ * for servers whose fleet.json says `apps: true` (MCP Apps views) and `mcpengine test` (the cassettes replayed).
+ * Nothing in the tables is typed by hand. Validation points the API base URL at a closed
  * loopback port, so no call reaches a real API.
  */
 import { spawn } from 'node:child_process';
@@ -121,6 +122,18 @@ async function startHttp(dir, manifest, env) {
   return { url: `http://127.0.0.1:${port}/mcp`, stop: () => child.kill('SIGTERM') };
 }
 
+/** `validate --apps`: its verdict, the views and linked tools it found, and its findings (failed or warned rules). */
+function appsSummary(apps) {
+  if (apps === undefined) return undefined;
+  const findings = apps.report.rules.filter((rule) => rule.verdict === 'fail' || rule.verdict === 'warn');
+  const views = apps.report.appResources.map((uri) => `\`${uri}\``).join(', ');
+  const tools = apps.report.appTools.map((name) => `\`${name}\``).join(', ');
+  return {
+    short: `${apps.report.appResources.length} view${apps.report.appResources.length === 1 ? '' : 's'}, ${apps.status === 0 && findings.length === 0 ? 'PASS' : 'FAIL'}`,
+    long: `${apps.status === 0 ? 'PASS' : `FAIL (exit ${apps.status})`}: ${findings.length === 0 ? 'no finding' : findings.map((rule) => `${rule.verdict} ${rule.id}`).join(', ')}; views ${views}; linked tools ${tools}`,
+  };
+}
+
 const mustSummary = (validation) =>
   validation.revisions
     .map((r) => `${r.revision} MUST ${r.must.passed}/${r.must.passed + r.must.failed}`)
@@ -159,6 +172,24 @@ async function measure({ dir, manifest }) {
         server.stop();
       }
     }
+    let apps;
+    if (manifest.apps === true) {
+      const status = await cli(
+        [
+          'validate',
+          '--apps',
+          '--stdio',
+          manifest.stdio,
+          '--cwd',
+          dir,
+          ...envArgs,
+          '--json',
+          join(work, 'apps.json'),
+        ],
+        dir,
+      );
+      apps = { status, report: JSON.parse(readFileSync(join(work, 'apps.json'), 'utf8')) };
+    }
     const testStatus = await cli(['test', manifest.tests, '--json', join(work, 'test.json')], dir);
     const tests = JSON.parse(readFileSync(join(work, 'test.json'), 'utf8'));
     return {
@@ -169,6 +200,7 @@ async function measure({ dir, manifest }) {
       validation,
       validateStatus,
       http,
+      apps,
       tests,
       testStatus,
     };
@@ -196,6 +228,9 @@ function section(m) {
     `| output schema | ${withOutput.length} of ${tools.length} (${percent(withOutput.length, tools.length)}) |`,
     `| \`mcpengine validate\`, stdio | ${m.validateStatus === 0 ? 'PASS' : `FAIL (exit ${m.validateStatus})`}: ${mustSummary(validation)} |`,
     `| \`mcpengine validate\`, Streamable HTTP | ${m.http === undefined ? 'no HTTP command' : `${m.http.status === 0 ? 'PASS' : `FAIL (exit ${m.http.status})`}: ${mustSummary(m.http.validation)}`} |`,
+    ...(m.apps === undefined
+      ? []
+      : [`| \`mcpengine validate --apps\` (MCP Apps) | ${appsSummary(m.apps).long} |`]),
     `| \`mcpengine test\` | ${m.testStatus === 0 ? 'PASS' : `FAIL (exit ${m.testStatus})`}: ${tests.passed} passed, ${tests.failed} failed, ${tests.warned} warned, ${tests.skipped} skipped (${tests.suites.length} files) |`,
     '',
     '| tool | title | read-only | destructive | idempotent | open world | output schema |',
@@ -274,14 +309,18 @@ const doc = [
   'an MCP Registry `server.json`, declarative tests replayed from cassettes recorded against Prism mocks',
   '(`npm run fleet:record`), and runs in `npm test` through `test/fleet/fleet.test.ts`.',
   '',
+  'MCP Apps: servers whose `fleet.json` sets `apps: true` ship views (`ui://` resources linked from their',
+  'tools); the MCP Apps column is `mcpengine validate --apps` on them, and the views render in the',
+  "inspector's reference host end to end (`packages/inspector/src/web/apps-host/fleet-apps.test.ts`).",
+  '',
   'Registry names: each server is the npm package `@mcpengine/server-<name>` with `mcpName`',
   '`io.github.mcpengine/<name>`, the GitHub namespace of the `mcpengine` organisation (the MCP Registry',
   "verifies it by GitHub login or OIDC from that organisation's Actions, and the npm package by its `mcpName`).",
   '',
   `Run of ${new Date().toISOString().slice(0, 10)}, Node ${process.version}; validation against a closed API port.`,
   '',
-  '| server | tools | `tools/list` tokens | annotations | output schemas | validate (stdio) | validate (HTTP) | test |',
-  '|---|---|---|---|---|---|---|---|',
+  '| server | tools | `tools/list` tokens | annotations | output schemas | validate (stdio) | validate (HTTP) | MCP Apps | test |',
+  '|---|---|---|---|---|---|---|---|---|',
   ...measured.map((m) => {
     const annotated = m.tools.filter((t) =>
       HINTS.every((h) => typeof t.annotations?.[h] === 'boolean'),
@@ -293,7 +332,7 @@ const doc = [
       .replace(
         / /g,
         '-',
-      )}-servers${m.manifest.name}) | ${m.tools.length} | ${m.tokens.toLocaleString('en')} | ${percent(annotated, m.tools.length)} | ${percent(outputs, m.tools.length)} | ${m.validateStatus === 0 ? 'PASS' : 'FAIL'} | ${m.http === undefined ? '—' : m.http.status === 0 ? 'PASS' : 'FAIL'} | ${m.tests.passed}/${m.tests.passed + m.tests.failed} |`;
+      )}-servers${m.manifest.name}) | ${m.tools.length} | ${m.tokens.toLocaleString('en')} | ${percent(annotated, m.tools.length)} | ${percent(outputs, m.tools.length)} | ${m.validateStatus === 0 ? 'PASS' : 'FAIL'} | ${m.http === undefined ? '—' : m.http.status === 0 ? 'PASS' : 'FAIL'} | ${appsSummary(m.apps)?.short ?? '—'} | ${m.tests.passed}/${m.tests.passed + m.tests.failed} |`;
   }),
   '',
   ...measured.map(section),
@@ -321,5 +360,13 @@ const doc = [
 writeFileSync(OUT, doc);
 console.error(`wrote ${OUT}`);
 process.exit(
-  measured.every((m) => m.validateStatus === 0 && (m.http?.status ?? 0) === 0 && m.testStatus === 0) ? 0 : 1,
+  measured.every(
+    (m) =>
+      m.validateStatus === 0 &&
+      (m.http?.status ?? 0) === 0 &&
+      (m.apps?.status ?? 0) === 0 &&
+      m.testStatus === 0,
+  )
+    ? 0
+    : 1,
 );

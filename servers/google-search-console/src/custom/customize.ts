@@ -2,7 +2,8 @@
  * The curated Google Search Console server. `mcpengine generate` wrote the operations (src/tools/); this file
  * renames them for models, rewrites their descriptions (what, when, when not), fixes annotations where the HTTP
  * method misleads (Search Analytics queries are read-only POSTs), drops Google's transport parameters and the
- * retired Mobile-Friendly Test, and adds three insight tools computed on the server (src/custom/insights.ts).
+ * retired Mobile-Friendly Test, and adds three insight tools computed on the server (src/custom/insights.ts),
+ * linked to a performance dashboard view (an MCP App: src/custom/view.ts, src/custom/dashboard.ts, view/).
  * Never overwritten by regeneration.
  */
 import type { McpServer } from 'mcpengine/server';
@@ -10,6 +11,7 @@ import type { OperationCaller } from '../runtime/call.js';
 import type { RuntimeOptions } from '../runtime/config.js';
 import type { OperationTool } from '../runtime/model.js';
 import type { Exposure } from '../runtime/register.js';
+import { registerDashboardTool } from './dashboard.js';
 import { registerInsightTools } from './insight-tools.js';
 
 export interface Customization {
@@ -179,7 +181,10 @@ function curate(tool: OperationTool): OperationTool | undefined {
 
 export const customize: Customization = {
   tool: curate,
-  extend: registerInsightTools,
+  extend: (server, caller) => {
+    registerInsightTools(server, caller);
+    registerDashboardTool(server, caller);
+  },
   // Every POST of this API is a read-only query, so retrying one after a 429 or 5xx is safe.
   runtime: { retryNonIdempotent: true },
   expose: 'all',

@@ -1,13 +1,17 @@
 /**
  * The insight tools: each one picks its date ranges on the server, calls Search Analytics (through the generated
  * search_analytics_query operation, so credentials, retries and rate limits are the runtime's), and returns
- * computed numbers as `structuredContent` with a short text summary.
+ * computed numbers as `structuredContent` with a short text summary. All three are linked to the performance
+ * dashboard (an MCP App, src/custom/dashboard.ts): hosts with Apps show it under their result, the others read
+ * the text.
  */
 import type { CallToolResult } from 'mcpengine/protocol';
+import { apps } from 'mcpengine/apps';
 import type { JsonSchema } from 'mcpengine/schema';
 import type { McpServer } from 'mcpengine/server';
 import type { OperationCaller } from '../runtime/call.js';
 import type { OperationTool } from '../runtime/model.js';
+import { PERFORMANCE_VIEW_URI, registerPerformanceView } from './view.js';
 import {
   compareMetrics,
   periods,
@@ -22,14 +26,14 @@ import {
 const QUERY_TOOL = 'search_analytics_query';
 const ROW_LIMIT = 25_000;
 
-const INSIGHT_ANNOTATIONS = {
+export const INSIGHT_ANNOTATIONS = {
   readOnlyHint: true,
   destructiveHint: false,
   idempotentHint: true,
   openWorldHint: true,
 };
 
-const siteUrl = {
+export const siteUrl = {
   type: 'string',
   minLength: 1,
   maxLength: 2048,
@@ -37,21 +41,21 @@ const siteUrl = {
     'The property: "https://www.example.com/" (URL prefix, with the trailing slash) or "sc-domain:example.com". ' +
     'list_sites gives the exact values.',
 } as const;
-const days = {
+export const days = {
   type: 'integer',
   minimum: 1,
   maximum: 180,
   default: 28,
   description: 'Length of each period in days (default 28).',
 } as const;
-const endDate = {
+export const endDate = {
   type: 'string',
   pattern: '^\\d{4}-\\d{2}-\\d{2}$',
   description:
     'Last day of the current period, YYYY-MM-DD. Default: two days ago (the newest complete data). ' +
     'Leave it out unless the user names a date.',
 } as const;
-const compareTo = {
+export const compareTo = {
   type: 'string',
   enum: ['previous_period', 'previous_year'],
   default: 'previous_period',
@@ -59,14 +63,14 @@ const compareTo = {
     'previous_period: the same number of days just before; previous_year: the same days 52 weeks earlier ' +
     '(removes seasonality).',
 } as const;
-const searchType = {
+export const searchType = {
   type: 'string',
   enum: ['web', 'image', 'video', 'news', 'discover', 'googleNews'],
   default: 'web',
   description: 'Which Google surface (default web search).',
 } as const;
 
-const periodSchema = {
+export const periodSchema = {
   type: 'object',
   properties: { startDate: { type: 'string' }, endDate: { type: 'string' }, days: { type: 'integer' } },
   required: ['startDate', 'endDate', 'days'],
@@ -81,7 +85,7 @@ const changeSchema = {
   },
   required: ['current', 'previous', 'change', 'changePercent'],
 } as const;
-const metricsSchema = {
+export const metricsSchema = {
   type: 'object',
   properties: {
     clicks: { type: 'number' },
@@ -91,12 +95,12 @@ const metricsSchema = {
   },
   required: ['clicks', 'impressions', 'ctr', 'position'],
 } as const;
-const comparisonSchema = {
+export const comparisonSchema = {
   type: 'object',
   properties: { clicks: changeSchema, impressions: changeSchema, ctr: changeSchema, position: changeSchema },
   required: ['clicks', 'impressions', 'ctr', 'position'],
 } as const;
-const moverSchema = {
+export const moverSchema = {
   type: 'object',
   properties: {
     key: { type: 'string' },
@@ -118,7 +122,7 @@ interface QueryOptions {
 
 type Rows = { rows: AnalyticsRow[] } | { error: CallToolResult };
 
-async function queryRows(
+export async function queryRows(
   caller: OperationCaller,
   tool: OperationTool,
   options: QueryOptions,
@@ -150,7 +154,7 @@ function failure(message: string): CallToolResult {
 }
 
 /** Runs the date maths, turning a bad date into a tool error the model can correct. */
-function periodsOrError(args: { days?: number; endDate?: string; compareTo?: Comparison }) {
+export function periodsOrError(args: { days?: number; endDate?: string; compareTo?: Comparison }) {
   try {
     return periods({
       days: args.days ?? 28,
@@ -167,8 +171,12 @@ const signed = (value: number) => (value > 0 ? `+${value}` : String(value));
 export function registerInsightTools(server: McpServer, caller: OperationCaller): void {
   const query = caller.api.tools.find((tool) => tool.name === QUERY_TOOL);
   if (query === undefined) throw new Error(`the ${QUERY_TOOL} operation is missing`);
+  const app = apps(server);
+  registerPerformanceView(app);
+  // Visible to the model and to the view (the default): the dashboard opens under their results.
+  const ui = { resourceUri: PERFORMANCE_VIEW_URI };
 
-  server.addTool<{
+  app.tool<{
     siteUrl: string;
     days?: number;
     endDate?: string;
@@ -176,6 +184,7 @@ export function registerInsightTools(server: McpServer, caller: OperationCaller)
     searchType?: string;
   }>({
     name: 'compare_periods',
+    ui,
     title: 'Compare search performance between two periods',
     description:
       "A property's total clicks, impressions, CTR and average position for a period against the previous " +
@@ -237,7 +246,7 @@ export function registerInsightTools(server: McpServer, caller: OperationCaller)
     },
   });
 
-  server.addTool<{
+  app.tool<{
     siteUrl: string;
     dimension?: 'query' | 'page';
     days?: number;
@@ -247,6 +256,7 @@ export function registerInsightTools(server: McpServer, caller: OperationCaller)
     searchType?: string;
   }>({
     name: 'top_movers',
+    ui,
     title: 'Queries or pages that gained or lost the most clicks',
     description:
       'The queries (or pages) whose clicks rose and fell most between a period and the previous one (or a ' +
@@ -325,7 +335,7 @@ export function registerInsightTools(server: McpServer, caller: OperationCaller)
     },
   });
 
-  server.addTool<{
+  app.tool<{
     siteUrl: string;
     dimension?: 'query' | 'page';
     days?: number;
@@ -336,6 +346,7 @@ export function registerInsightTools(server: McpServer, caller: OperationCaller)
     searchType?: string;
   }>({
     name: 'quick_wins',
+    ui,
     title: 'Quick wins: rankings and snippets worth improving',
     description:
       'Queries (or pages) with the most clicks to gain: ranked 4 to 20 with real impressions (a small ranking ' +

@@ -3,6 +3,7 @@
  * (src/custom/products/, see scripts/products.sh). Thirteen tools are listed, named and described for models;
  * the other 186 operations of API v2010 stay reachable behind discover_tools / call_operation (progressive
  * disclosure). The account SID is filled into every path from TWILIO_ACCOUNT_SID, so a model never passes it.
+ * list_messages opens the message log view (an MCP App: src/custom/message-log.ts, view/).
  * Never overwritten by regeneration.
  */
 import type { McpServer } from 'mcpengine/server';
@@ -10,6 +11,7 @@ import type { OperationCaller } from '../runtime/call.js';
 import { ConfigurationError, type RuntimeOptions } from '../runtime/config.js';
 import type { OperationTool } from '../runtime/model.js';
 import { registerOperationTools, type Exposure } from '../runtime/register.js';
+import { registerMessageLog } from './message-log.js';
 import { tools as lookupTools } from './products/lookupsv2phonenumber.js';
 import { tools as verifyServiceTools } from './products/verifyv2service.js';
 import { tools as verificationTools } from './products/verifyv2verification.js';
@@ -241,6 +243,8 @@ const PRODUCT_TOOLS = [
 
 /** API v2010 operations not curated: reachable through discovery, registered by `extend`. */
 let discoverable: OperationTool[] = [];
+/** list_messages, curated: registered by `extend` as an MCP Apps tool linked to the message log view. */
+let messageLog: OperationTool | undefined;
 
 /** Fills the account SID into a v2010 path and removes the argument. */
 function withAccount(tool: OperationTool, sid: string): OperationTool {
@@ -277,7 +281,7 @@ function curate(generated: OperationTool): OperationTool | undefined {
   for (const [arg, description] of Object.entries(curation.argumentDescriptions ?? {}))
     if (properties[arg] !== undefined) properties[arg] = { ...properties[arg], description };
   const required = (schema.required ?? []).filter((arg) => properties[arg] !== undefined);
-  return {
+  const curated: OperationTool = {
     ...tool,
     name: curation.name,
     title: curation.title,
@@ -285,11 +289,17 @@ function curate(generated: OperationTool): OperationTool | undefined {
     inputSchema: { ...tool.inputSchema, properties, required } as OperationTool['inputSchema'],
     annotations: { title: curation.title, ...curation.annotations },
   };
+  if (curated.name !== 'list_messages') return curated;
+  messageLog = curated;
+  return undefined;
 }
 
 export const customize: Customization = {
   tool: curate,
   extend: (server, caller) => {
+    if (messageLog === undefined) throw new Error('the List Message operation is missing');
+    registerMessageLog(server, caller, messageLog);
+    messageLog = undefined;
     const rest = discoverable;
     discoverable = [];
     const products = PRODUCT_TOOLS.map(curate).filter((tool): tool is OperationTool => tool !== undefined);

@@ -1,0 +1,26 @@
+// Builds the performance dashboard into one HTML document, dist/view/performance.html: esbuild bundles app.ts
+// with @mcpengine/apps-view, then mcpengine/apps' readSingleFileView inlines the script into index.html (no CDN,
+// nothing fetched when a host renders it).
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { build } from 'esbuild';
+import { readSingleFileView } from 'mcpengine/apps';
+
+const here = new URL('.', import.meta.url);
+const out = new URL('../dist/view/', import.meta.url);
+mkdirSync(out, { recursive: true });
+await build({
+  entryPoints: [new URL('app.ts', here).pathname],
+  bundle: true,
+  format: 'esm',
+  minify: true,
+  target: 'es2022',
+  conditions: ['@mcpengine/source'],
+  outfile: new URL('app.js', out).pathname,
+  logLevel: 'warning',
+});
+copyFileSync(new URL('index.html', here), new URL('index.html', out));
+const html = await readSingleFileView(out.pathname);
+writeFileSync(new URL('performance.html', out), html);
+process.stdout.write(
+  `google-search-console dashboard view: ${html.length} bytes in dist/view/performance.html\n`,
+);
