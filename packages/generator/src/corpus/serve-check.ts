@@ -8,9 +8,9 @@ import { runValidation, StreamableHttpTarget } from '@mcpengine/validator';
 import { DescriptionError } from '../errors.js';
 import { loadDescription } from '../load/load.js';
 import { buildApiModel } from '../map/build.js';
-import type { Exposure } from '../runtime/register.js';
+import { DEFAULT_THRESHOLD, type Exposure } from '../runtime/register.js';
 import { createOpenApiServer } from '../serve/server.js';
-import { toolsListCost } from '../tokens.js';
+import { measureTokensPerByte, toolsListCost } from '../tokens.js';
 import { dummyCredentials } from './mock-check.js';
 
 export type Verdict = 'served' | 'refused' | 'invalid' | 'crashed';
@@ -46,7 +46,13 @@ export async function checkDescription(
   let served;
   try {
     const loaded = await loadDescription(path);
-    const { api } = buildApiModel(loaded);
+    const mapped = buildApiModel(loaded).api;
+    // As serve-openapi does: the token ratio that chooses disclosure, measured when it can matter.
+    const tokensPerByte =
+      options.expose === undefined && mapped.tools.length <= DEFAULT_THRESHOLD
+        ? await measureTokensPerByte(mapped.tools)
+        : undefined;
+    const api = tokensPerByte === undefined ? mapped : { ...mapped, tokensPerByte };
     served = createOpenApiServer(api, {
       baseUrl: NOWHERE,
       env: dummyCredentials(api),
