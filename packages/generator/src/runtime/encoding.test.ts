@@ -88,7 +88,7 @@ describe('application/x-www-form-urlencoded bodies', () => {
     expect(pairs('', { style: 'deepObject', explode: true })).toEqual([['color', '']]);
   });
 
-  it("deepObject arrays and nesting the way Stripe reads them: indexed brackets, at every level", () => {
+  it('deepObject arrays and nesting the way Stripe reads them: indexed brackets, at every level', () => {
     const deep = { style: 'deepObject', explode: true };
     const encoded = body(
       {
