@@ -3,7 +3,7 @@
  * and within the 2 s limit scaled by the machine's load; anything else stands.
  */
 import { describe, expect, it } from 'vitest';
-import { judgeTimingUnderLoad } from './serve-check.js';
+import { judgeTimingUnderLoad, timingOnly } from './serve-check.js';
 
 const late = (ms: number) => ({
   causes: ['lifecycle.ping'],
@@ -36,5 +36,23 @@ describe('timing judged against the load', () => {
       ),
     ).toBeUndefined();
     expect(judgeTimingUnderLoad([], 3)).toBeUndefined();
+  });
+});
+
+describe('failures that are only missed time limits', () => {
+  const failure = (message: string, cause = 'http.get-stream') => ({
+    causes: [cause],
+    checks: { [cause]: { status: 'fail', message } },
+  });
+  it('recognises late answers and unanswered requests', () => {
+    expect(timingOnly([failure('GET answered HTTP 0 '), late(9_000)])).toBe(true);
+    expect(
+      timingOnly([failure('expected error -32022, got no response within 11152 ms', 'versioning.x')]),
+    ).toBe(true);
+  });
+  it('does not take a wrong answer for a slow one', () => {
+    expect(timingOnly([failure('GET answered HTTP 200 text/html'), late(9_000)])).toBe(false);
+    expect(timingOnly([{ causes: [], checks: {} }])).toBe(false);
+    expect(timingOnly([])).toBe(false);
   });
 });
