@@ -34,7 +34,7 @@ export const DISCOVER_TOOL = 'discover_tools';
 export const CALL_TOOL = 'call_operation';
 export const DEFAULT_THRESHOLD = 40;
 export const DEFAULT_TOKEN_THRESHOLD = 20_000;
-/** o200k_base on the JSON of OpenAPI tool lists: 0.19–0.30 tokens per byte across the corpus. */
+/** o200k_base on the JSON of OpenAPI tool lists: 0.20–0.27 tokens per byte (median 0.22) on 80 corpus descriptions; 0.25 errs towards disclosure. */
 export const DEFAULT_TOKENS_PER_BYTE = 0.25;
 
 export interface Registration {

@@ -215,7 +215,8 @@ async function encodeBody(
         const encoding = Object.hasOwn(fields, key) ? fields[key] : undefined;
         if (files.has(key) && typeof field === 'string') form.append(key, await loadFile(field, key), key);
         else if (encoding !== undefined && styled(encoding))
-          for (const [name, text] of formPairs({ [key]: field }, { [key]: encoding })) form.append(name, text);
+          for (const [name, text] of formPairs({ [key]: field }, { [key]: encoding }))
+            form.append(name, text);
         else if (Array.isArray(field))
           for (const item of field) form.append(key, contentValue(item, encoding?.contentType));
         else form.append(key, contentValue(field, encoding?.contentType));
