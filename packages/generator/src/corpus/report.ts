@@ -54,7 +54,7 @@ export function renderCorpusTable(results: {
     '',
     ...(outcomes.some((o) => o.firstDetail !== undefined)
       ? [
-          `${outcomes.filter((o) => o.firstDetail !== undefined).length} descriptions failed while validated alongside others on the loaded machine and were checked again, alone; the table counts that second verdict (${outcomes.filter((o) => o.firstDetail !== undefined && o.verdict === 'served').length} of them passed alone).`,
+          `${outcomes.filter((o) => o.firstDetail !== undefined).length} descriptions failed only through missed time limits on the loaded machine (a late ping beyond the load-scaled limit, a request unanswered within a fixed limit) or while validated alongside others, and were checked again; the table counts that second verdict (${outcomes.filter((o) => o.firstDetail !== undefined && o.verdict === 'served').length} of them passed alone).`,
           '',
         ]
       : []),
@@ -73,7 +73,7 @@ export function renderCorpusTable(results: {
   );
   if (small.length > 0)
     lines.push(
-      `${small.length} descriptions of 40 operations or fewer are served with progressive disclosure because listing them all would cost more than 20,000 tokens (largest: ${small
+      `${small.length} descriptions of 40 operations or fewer are served with progressive disclosure because listing them all would cost more than 20,000 tokens (those with the most operations: ${small
         .sort((a, b) => (b.operations ?? 0) - (a.operations ?? 0))
         .slice(0, 3)
         .map((o) => `${o.description}, ${o.operations} operations`)
