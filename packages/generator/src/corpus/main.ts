@@ -85,6 +85,8 @@ class WorkerPool {
       worker = new Worker(new URL('./worker.js', import.meta.url), {
         resourceLimits: { maxOldGenerationSizeMb: this.memoryMb },
       });
+      // Between jobs nothing listens: an error there must not take the run down (the next job sees the exit).
+      worker.on('error', () => undefined);
       this.#workers.set(lane, worker);
     }
     return worker;
