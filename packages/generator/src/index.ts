@@ -17,7 +17,7 @@ export { DEFAULT_SETTINGS, type MapSettings } from './map/operation.js';
 export { envPrefix, kebab } from './map/names.js';
 export { createOpenApiServer, type CreateServerOptions, type OpenApiServer } from './serve/server.js';
 export { serveOpenApi, type ServeIo, type ServeOpenApiOptions } from './serve/serve-openapi.js';
-export { countTokens, toolsListCost, type ListCost } from './tokens.js';
+export { countTokens, measureTokensPerByte, toolsListCost, type ListCost } from './tokens.js';
 export * from './runtime/index.js';
 export { sampleArguments, sampleValue } from './sample.js';
 export {

@@ -25,5 +25,6 @@ export const api: Omit<ApiModel, 'tools'> = {
         "token": "STRIPE_BEARERAUTH_TOKEN"
       }
     }
-  ]
+  ],
+  "tokensPerByte": 0.2209
 };

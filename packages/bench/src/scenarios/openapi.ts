@@ -12,22 +12,25 @@ import {
   createOpenApiServer,
   generateProject,
   loadDescription,
+  measureTokensPerByte,
   requiredVariables,
   toolsListCost,
   type ApiModel,
 } from '@mcpengine/generator';
-import { apiDescription } from '@mcpengine/generator/corpus';
+import { apiDescription, directoryPath } from '@mcpengine/generator/corpus';
 import { errorRow, makeRow, type Row, type ScenarioResult } from '../results.js';
 import type { Settings } from '../settings.js';
 import { coldStartOnce } from './cold-start.js';
 import { REPO_ROOT } from './footprint.js';
 
-type Api = 'stripe' | 'github' | 'slack' | 'n8n';
+type Api = 'stripe' | 'github' | 'slack' | 'n8n' | 'mediaconvert' | 'searchconsole';
 const LABELS: Record<Api, string> = {
   stripe: 'Stripe (452 ops)',
   github: 'GitHub (1,223 ops)',
   slack: 'Slack (174 ops)',
   n8n: 'n8n (154 ops)',
+  mediaconvert: 'AWS MediaConvert (28 ops)',
+  searchconsole: 'Google Search Console (11 ops)',
 };
 
 function credentials(api: ApiModel): Record<string, string> {
@@ -38,7 +41,9 @@ function credentials(api: ApiModel): Record<string, string> {
 }
 
 async function model(name: Api): Promise<ApiModel> {
-  return buildApiModel(await loadDescription(apiDescription(name))).api;
+  const path =
+    name === 'mediaconvert' ? directoryPath('amazonaws.com/mediaconvert.json') : apiDescription(name);
+  return buildApiModel(await loadDescription(path)).api;
 }
 
 export const OPENAPI_SCENARIOS = [
@@ -104,9 +109,20 @@ export async function runOpenApi(
     return { id, title, unit: 'ms', better: 'lower', rows, ratios: {}, notes };
   }
   if (id === 'openapi-list-cost') {
-    for (const name of ['stripe', 'github', 'slack', 'n8n'] as const) {
+    for (const name of ['stripe', 'github', 'slack', 'n8n', 'mediaconvert', 'searchconsole'] as const) {
       try {
-        const api = await model(name);
+        const mapped = await model(name);
+        const tokensPerByte = await measureTokensPerByte(mapped.tools);
+        const api = tokensPerByte === undefined ? mapped : { ...mapped, tokensPerByte };
+        // What the default rule chooses (tokens, then operations), as serve-openapi decides it.
+        const chosen = createOpenApiServer(api, {
+          baseUrl: 'http://127.0.0.1:9',
+          env: credentials(api),
+          log: () => undefined,
+        }).registration;
+        notes.push(
+          `${LABELS[name]}: default ${chosen.exposure}${chosen.estimatedTokens === undefined ? ' (over 40 operations)' : ` (estimated ${chosen.estimatedTokens.toLocaleString('en')} tokens, ${tokensPerByte} tokens per byte)`}.`,
+        );
         for (const expose of ['all', 'groups'] as const) {
           const served = createOpenApiServer(api, {
             baseUrl: 'http://127.0.0.1:9',

@@ -6,7 +6,9 @@
  * in docs/generator.md. `--mock` instead calls every tool of the six mock-tested APIs against Prism.
  *
  *   --limit N        only the first N descriptions (sorted)      --sample N   N descriptions spread evenly
- *   --concurrency N  descriptions at once (default 2)           --no-validate  map and serve only
+ *   --concurrency N|auto  descriptions at once, each in its own worker thread (default auto: one, and up to
+ *                    four while the machine is idle)            --no-validate  map and serve only
+ *   --memory MB      heap cap of each worker thread (default 4096)
  *   --no-docs        do not rewrite docs/generator.md             --mock       the Prism run (every tool)
  *   --resume         keep the outcomes of an earlier, interrupted run of the same mode and only check the rest
  *   --report         check nothing: write the table of docs/generator.md from the progress file so far
@@ -15,10 +17,13 @@
  * run (Ctrl-C, a machine needed elsewhere) loses nothing: `--resume` picks up where it stopped.
  */
 import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { parseArgs } from 'node:util';
 import { checkAgainstMock, type MockCheck } from './mock-check.js';
-import { checkDescription, type ServeOutcome } from './serve-check.js';
+import type { ServeOutcome } from './serve-check.js';
+import type { CorpusJob } from './worker.js';
 import { renderCorpusTable, renderMockTable, replaceSection } from './report.js';
 import {
   apiDescription,
@@ -34,6 +39,7 @@ const { values } = parseArgs({
     limit: { type: 'string' },
     sample: { type: 'string' },
     concurrency: { type: 'string' },
+    memory: { type: 'string' },
     'no-validate': { type: 'boolean' },
     'no-docs': { type: 'boolean' },
     mock: { type: 'boolean' },
@@ -56,14 +62,76 @@ function positive(name: string, value: string | undefined, fallback: number): nu
   return Number(value);
 }
 
-function timeLimit<T>(promise: Promise<T>, ms: number, fallback: () => T): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    promise.finally(() => clearTimeout(timer)),
-    new Promise<T>((resolve) => {
-      timer = setTimeout(() => resolve(fallback()), ms);
-    }),
-  ]);
+const DESCRIPTION_LIMIT_MS = 600_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The machine is idle enough for a second description at once: under half its cores busy (1-minute load). */
+function idle(): boolean {
+  return loadavg()[0]! / availableParallelism() < 0.5;
+}
+
+/**
+ * Worker threads that check descriptions, one per lane, each with its own event loop (a heavy description does
+ * not delay another's answers) and a heap cap (a description that needs more is a crash of that description,
+ * not of the run). A worker that dies or hangs is replaced.
+ */
+class WorkerPool {
+  readonly #workers = new Map<number, Worker>();
+  constructor(readonly memoryMb: number) {}
+
+  #worker(lane: number): Worker {
+    let worker = this.#workers.get(lane);
+    if (worker === undefined) {
+      worker = new Worker(new URL('./worker.js', import.meta.url), {
+        resourceLimits: { maxOldGenerationSizeMb: this.memoryMb },
+      });
+      // Between jobs nothing listens: an error there must not take the run down (the next job sees the exit).
+      worker.on('error', () => undefined);
+      this.#workers.set(lane, worker);
+    }
+    return worker;
+  }
+
+  retire(lane: number): void {
+    void this.#workers.get(lane)?.terminate();
+    this.#workers.delete(lane);
+  }
+
+  check(lane: number, job: CorpusJob, limitMs: number): Promise<ServeOutcome> {
+    const worker = this.#worker(lane);
+    const started = Date.now();
+    const crashed = (detail: string): ServeOutcome => ({
+      description: job.label,
+      verdict: 'crashed',
+      detail,
+      ms: Date.now() - started,
+    });
+    return new Promise<ServeOutcome>((resolve) => {
+      const finish = (outcome: ServeOutcome, replace: boolean) => {
+        clearTimeout(timer);
+        worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+        if (replace) this.retire(lane);
+        resolve(outcome);
+      };
+      const onMessage = (outcome: ServeOutcome) => finish(outcome, false);
+      const onError = (error: Error & { code?: string }) =>
+        finish(
+          crashed(
+            error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+              ? `out of memory: needs more than ${this.memoryMb} MB of heap (--memory)`
+              : `worker: ${error.message}`,
+          ),
+          true,
+        );
+      const onExit = (code: number) => finish(crashed(`worker exited with code ${code}`), true);
+      const timer = setTimeout(
+        () => finish(crashed(`no verdict within ${Math.round(limitMs / 60_000)} minutes`), true),
+        limitMs,
+      );
+      worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+      worker.postMessage(job);
+    });
+  }
 }
 
 async function mockRun(): Promise<void> {
@@ -122,7 +190,12 @@ async function corpusRun(): Promise<void> {
       path: join(ensurePackage('n8n'), 'package/dist/public-api/v1/openapi.yml'),
     });
   }
-  const concurrency = positive('--concurrency', values.concurrency, 2);
+  const concurrency =
+    values.concurrency === undefined || values.concurrency === 'auto'
+      ? 'auto'
+      : positive('--concurrency', values.concurrency, 1);
+  const maxLanes = concurrency === 'auto' ? Math.min(4, availableParallelism()) : concurrency;
+  const memoryMb = positive('--memory', values.memory, 4096);
   const validate = !values['no-validate'];
   const outcomes: ServeOutcome[] = new Array(chosen.length);
   // Outcomes are appended as they come; --resume reuses those of an interrupted run of the same mode.
@@ -156,63 +229,59 @@ async function corpusRun(): Promise<void> {
     log(`corpus: resuming: ${chosen.length - pending.length} outcomes kept from ${progress}`);
   let next = 0;
   let finished = chosen.length - pending.length;
-  const started = Date.now() - resumedMs / concurrency;
+  const started = Date.now() - resumedMs / Math.max(1, maxLanes);
   const tty = process.stderr.isTTY === true;
-  const worker = async () => {
+  const pool = new WorkerPool(memoryMb);
+  const record = (index: number, outcome: ServeOutcome, tag = '') => {
+    outcomes[index] = outcome;
+    appendFileSync(progress, `${JSON.stringify(outcome)}\n`);
+    const line = `${tag}[${++finished}/${chosen.length}] ${outcome.verdict.padEnd(7)} ${outcome.description}${outcome.verdict === 'served' ? '' : `: ${outcome.detail.slice(0, 160)}`}`;
+    if (tty && outcome.verdict === 'served' && outcome.timingNote === undefined)
+      process.stderr.write(`\r${line.slice(0, 110).padEnd(110)}`);
+    else log(tty ? `\r${line}` : line);
+  };
+  // Lane 0 always runs; the others only while the machine is idle (`--concurrency auto`, the default) or
+  // always (`--concurrency N`). Each lane has its own worker thread.
+  const lane = async (id: number) => {
     for (;;) {
-      if (next >= pending.length) return;
+      if (next >= pending.length) break;
+      if (id > 0 && concurrency === 'auto' && !idle()) {
+        pool.retire(id); // an idle lane gives its memory back
+        await sleep(20_000);
+        continue;
+      }
       const index = pending[next++]!;
       const { label, path } = chosen[index]!;
-      outcomes[index] = await timeLimit(
-        checkDescription(path, label, { validate, tokens: true }).catch((error: unknown): ServeOutcome => ({
-          description: label,
-          verdict: 'crashed',
-          detail: String(error),
-          ms: 0,
-        })),
-        600_000,
-        () => ({
-          description: label,
-          verdict: 'crashed',
-          detail: 'no verdict within 10 minutes',
-          ms: 600_000,
-        }),
-      );
-      finished++;
-      const outcome = outcomes[index]!;
-      appendFileSync(progress, `${JSON.stringify(outcome)}\n`);
-      const line = `[${finished}/${chosen.length}] ${outcome.verdict.padEnd(7)} ${label}${outcome.verdict === 'served' ? '' : `: ${outcome.detail.slice(0, 160)}`}`;
-      if (tty && outcome.verdict === 'served') process.stderr.write(`\r${line.slice(0, 110).padEnd(110)}`);
-      else log(tty ? `\r${line}` : line);
+      const first = await pool.check(id, { label, path, validate }, DESCRIPTION_LIMIT_MS);
+      if (first.verdict === 'invalid' && first.timingSuspect === true) {
+        // Every failure was a time limit missed: checked once more at once, and the second verdict counts
+        // (the first is kept). A server that really misses them misses them again.
+        const again = await pool.check(id, { label, path, validate }, DESCRIPTION_LIMIT_MS);
+        record(index, { ...again, firstDetail: `${first.verdict}: ${first.detail}` });
+      } else record(index, first);
     }
+    pool.retire(id);
   };
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  await Promise.all(Array.from({ length: maxLanes }, (_, id) => lane(id)));
   if (tty) log('');
-  // The validator's checks have time limits (a ping answered within seconds, requests within 10 s). On a
-  // loaded machine, several descriptions validated at once can miss them; each description found invalid or
-  // crashed is therefore checked once more, alone, and that second verdict counts (the first is kept as
-  // `firstDetail`). A description that fails alone is invalid.
-  const suspects = pending.filter((index) => ['invalid', 'crashed'].includes(outcomes[index]!.verdict));
-  if (concurrency > 1 && suspects.length > 0) {
+  // Several descriptions at once can miss the validator's time limits on a loaded machine (and the timing
+  // judgement only excuses a late ping); each description found invalid or crashed while others ran is
+  // therefore checked once more, alone, and that second verdict counts (the first is kept as `firstDetail`).
+  const suspects = pending.filter(
+    (index) =>
+      ['invalid', 'crashed'].includes(outcomes[index]!.verdict) && outcomes[index]!.firstDetail === undefined,
+  );
+  if (maxLanes > 1 && suspects.length > 0) {
     log(`corpus: checking ${suspects.length} invalid or crashed descriptions again, one at a time`);
+    finished -= suspects.length;
     for (const index of suspects) {
       const { label, path } = chosen[index]!;
       const first = outcomes[index]!;
-      const again = await checkDescription(path, label, { validate, tokens: true }).catch(
-        (error: unknown): ServeOutcome => ({
-          description: label,
-          verdict: 'crashed',
-          detail: String(error),
-          ms: 0,
-        }),
-      );
-      outcomes[index] = { ...again, firstDetail: `${first.verdict}: ${first.detail}` };
-      appendFileSync(progress, `${JSON.stringify(outcomes[index])}\n`);
-      log(
-        `  ${again.verdict.padEnd(7)} ${label}${again.verdict === 'served' ? '' : `: ${again.detail.slice(0, 160)}`}`,
-      );
+      const again = await pool.check(0, { label, path, validate }, DESCRIPTION_LIMIT_MS);
+      record(index, { ...again, firstDetail: `${first.verdict}: ${first.detail}` }, '  again ');
     }
   }
+  pool.retire(0);
   const results = { validated: validate, durationMs: Date.now() - started, outcomes };
   writeFileSync(join(CACHE_DIR, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
   const counts = (verdict: string) => outcomes.filter((o) => o.verdict === verdict).length;

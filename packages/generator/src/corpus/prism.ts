@@ -207,7 +207,12 @@ export async function startPrism(
   child.stderr!.resume();
   const violations: string[] = [];
   const recording: typeof fetch = async (input, init) => {
-    const response = await fetch(input, init);
+    // One connection per request: Prism closes a keep-alive connection after 5 s idle, and a request sent on
+    // one just as it closes fails with "other side closed" (seen when several APIs are tested at once on a
+    // loaded machine). A race of the test harness, not of the runtime, so no connection is ever reused.
+    const headers = new Headers(init?.headers);
+    headers.set('connection', 'close');
+    const response = await fetch(input, { ...init, headers });
     const header = response.headers.get('sl-violations');
     if (header !== null && header !== '[]') {
       let found: { location?: unknown[]; message?: string; severity?: string }[] = [];

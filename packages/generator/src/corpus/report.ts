@@ -54,13 +54,32 @@ export function renderCorpusTable(results: {
     '',
     ...(outcomes.some((o) => o.firstDetail !== undefined)
       ? [
-          `${outcomes.filter((o) => o.firstDetail !== undefined).length} descriptions failed while validated alongside others on the loaded machine and were checked again, alone; the table counts that second verdict (${outcomes.filter((o) => o.firstDetail !== undefined && o.verdict === 'served').length} of them passed alone).`,
+          `${outcomes.filter((o) => o.firstDetail !== undefined).length} descriptions failed only through missed time limits on the loaded machine (a late ping beyond the load-scaled limit, a request unanswered within a fixed limit) or while validated alongside others, and were checked again; the table counts that second verdict (${outcomes.filter((o) => o.firstDetail !== undefined && o.verdict === 'served').length} of them passed alone).`,
           '',
         ]
       : []),
-    `\`tools/list\` tokens (o200k_base) of the served descriptions, as served (progressive disclosure above 40 operations): median ${quantile(0.5)}, 90th percentile ${quantile(0.9)}, largest ${tokens.at(-1) ?? 0}.`,
+    ...(outcomes.some((o) => o.timingNote !== undefined)
+      ? [
+          `${outcomes.filter((o) => o.timingNote !== undefined).length} served descriptions answered a ping after more than 2 s but within 2 s × the machine's load per core at the time; counted as valid (each outcome's \`timingNote\` in the progress file says how late, and the limit applied).`,
+          '',
+        ]
+      : []),
+    `\`tools/list\` tokens (o200k_base) of the served descriptions, as served (progressive disclosure above 20,000 estimated tokens or 40 operations): median ${quantile(0.5)}, 90th percentile ${quantile(0.9)}, largest ${tokens.at(-1) ?? 0}.`,
     '',
   ];
+  const small = outcomes.filter(
+    (o) =>
+      o.verdict === 'served' && o.operations !== undefined && o.operations <= 40 && /, groups/.test(o.detail),
+  );
+  if (small.length > 0)
+    lines.push(
+      `${small.length} descriptions of 40 operations or fewer are served with progressive disclosure because listing them all would cost more than 20,000 tokens (those with the most operations: ${small
+        .sort((a, b) => (b.operations ?? 0) - (a.operations ?? 0))
+        .slice(0, 3)
+        .map((o) => `${o.description}, ${o.operations} operations`)
+        .join('; ')}).`,
+      '',
+    );
   if (reasons.size > 0) {
     lines.push('| refusal reason | descriptions |', '|---|---|');
     for (const [reason, n] of [...reasons].sort((a, b) => b[1] - a[1]))

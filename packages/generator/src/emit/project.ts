@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { DescriptionError } from '../errors.js';
 import { loadDescription, type LoadOptions } from '../load/load.js';
 import { buildApiModel } from '../map/build.js';
+import { measureTokensPerByte } from '../tokens.js';
 import { kebab } from '../map/names.js';
 import { requiredVariables } from '../runtime/auth.js';
 import type { ApiModel, OperationTool } from '../runtime/model.js';
@@ -112,7 +113,11 @@ export async function generateProject(options: GenerateOptions): Promise<Generat
   const cwd = options.cwd ?? process.cwd();
   const out = resolve(cwd, options.out);
   const loaded = await loadDescription(options.spec, options);
-  const { api, warnings } = buildApiModel(loaded, options.name === undefined ? {} : { name: options.name });
+  const mapped = buildApiModel(loaded, options.name === undefined ? {} : { name: options.name });
+  const warnings = mapped.warnings;
+  // The runtime chooses progressive disclosure by the list's token cost: measured here, once, with the tokenizer.
+  const tokensPerByte = await measureTokensPerByte(mapped.api.tools);
+  const api = tokensPerByte === undefined ? mapped.api : { ...mapped.api, tokensPerByte };
   const name = kebab(options.name ?? api.title);
   const names: ProjectNames = { name, registryName: `io.github.OWNER/${name}` };
   const manifestPath = join(out, MANIFEST);

@@ -294,6 +294,56 @@ describe('operations', () => {
     ).toMatch(/base64.*http\(s\) URL/);
   });
 
+  it("carries a form body's Encoding Object to the runtime (style, explode, contentType; nothing else)", async () => {
+    const { api } = await model({
+      ...base,
+      paths: {
+        '/v1/checkout/sessions': {
+          post: {
+            operationId: 'PostCheckoutSessions',
+            requestBody: {
+              content: {
+                'application/x-www-form-urlencoded': {
+                  schema: {
+                    type: 'object',
+                    properties: {
+                      mode: { type: 'string' },
+                      line_items: {
+                        type: 'array',
+                        items: { type: 'object', properties: { price: { type: 'string' } } },
+                      },
+                      note: { type: 'object', properties: {} },
+                    },
+                  },
+                  encoding: {
+                    line_items: { style: 'deepObject', explode: true, headers: {} },
+                    note: { contentType: 'application/json' },
+                    mode: {},
+                  },
+                },
+              },
+            },
+            responses: { '200': { description: 'ok' } },
+          },
+        },
+      },
+    });
+    expect(api.tools[0]!.body).toEqual({
+      contentType: 'application/x-www-form-urlencoded',
+      encoding: 'form',
+      required: false,
+      properties: [
+        ['mode', 'mode'],
+        ['line_items', 'line_items'],
+        ['note', 'note'],
+      ],
+      fields: {
+        line_items: { style: 'deepObject', explode: true },
+        note: { contentType: 'application/json' },
+      },
+    });
+  });
+
   it('recognises pagination and adds max_pages', async () => {
     const { api } = await model({
       ...base,

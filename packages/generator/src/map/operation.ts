@@ -6,6 +6,7 @@
 import type {
   BodyBinding,
   BodyEncoding,
+  FieldEncoding,
   HttpMethod,
   JsonSchemaObject,
   JsonValue,
@@ -52,6 +53,22 @@ export interface OperationContext {
   /** Resolves a server URL of the description (variables, relative URLs); undefined when not absolute. */
   readonly serverUrl: (servers: unknown) => string | undefined;
   readonly warn: (message: string) => void;
+}
+
+/** A media type's `encoding` map, reduced to what the runtime needs (style, explode, allowReserved, contentType). */
+function fieldEncodings(raw: unknown): Record<string, FieldEncoding> {
+  const out: Record<string, FieldEncoding> = {};
+  if (!isObject(raw)) return out;
+  for (const [property, entry] of Object.entries(raw)) {
+    if (!isObject(entry)) continue;
+    const field: { -readonly [K in keyof FieldEncoding]: FieldEncoding[K] } = {};
+    if (typeof entry['style'] === 'string') field.style = entry['style'];
+    if (typeof entry['explode'] === 'boolean') field.explode = entry['explode'];
+    if (typeof entry['allowReserved'] === 'boolean') field.allowReserved = entry['allowReserved'];
+    if (typeof entry['contentType'] === 'string') field.contentType = entry['contentType'];
+    if (Object.keys(field).length > 0) out[property] = field;
+  }
+  return out;
 }
 
 /** Why an operation could not become a tool (reported; the rest of the API is still served). */
@@ -287,6 +304,8 @@ export function mapOperation(
               .filter(([, sub]) => SchemaConverter.isBinary(sub))
               .map(([key]) => key)
           : [];
+      const fields = encoding === 'form' || encoding === 'multipart' ? fieldEncodings(media['encoding']) : {};
+      const withFields = Object.keys(fields).length > 0 ? { fields } : {};
       const bodyProps = isObject(converted['properties'])
         ? (converted['properties'] as Record<string, JsonValue>)
         : undefined;
@@ -313,6 +332,7 @@ export function mapOperation(
           required: bodyRequired,
           properties: pairs,
           ...(files.length > 0 ? { files } : {}),
+          ...withFields,
         };
       } else {
         const arg = used.has('body') ? claim('request_body', 'body') : claim('body', 'body');
@@ -322,7 +342,14 @@ export function mapOperation(
             ? converted
             : { ...converted, description: shorten(desc, settings.argumentDescriptionChars) };
         if (bodyRequired) required.push(arg);
-        body = { contentType, encoding, required: bodyRequired, arg, ...(files.length > 0 ? { files } : {}) };
+        body = {
+          contentType,
+          encoding,
+          required: bodyRequired,
+          arg,
+          ...(files.length > 0 ? { files } : {}),
+          ...withFields,
+        };
       }
     } else
       ctx.warn(

@@ -1,8 +1,9 @@
 /**
  * Registers an API's operations on an `McpServer`. With `expose: 'all'` every operation is a listed tool. With
- * `expose: 'groups'` (the default above `threshold` tools) the list starts with two tools: `discover_tools`
- * (groups by tag, search, and enabling a group, which sends `notifications/tools/list_changed`) and
- * `call_operation` (calls any operation by name, for clients that do not refresh their list).
+ * `expose: 'groups'` (the default when listing everything would cost more than `tokenThreshold` tokens, or above
+ * `threshold` operations) the list starts with two tools: `discover_tools` (groups by tag, search, and enabling
+ * a group, which sends `notifications/tools/list_changed`) and `call_operation` (calls any operation by name,
+ * for clients that do not refresh their list).
  */
 import type { FeatureHandle, McpServer, ToolConfig } from 'mcpengine/server';
 import type { CallToolResult } from 'mcpengine/protocol';
@@ -13,10 +14,17 @@ import type { OperationTool } from './model.js';
 export type Exposure = 'all' | 'groups';
 
 export interface RegisterOptions {
-  /** Default: `all` up to `threshold` tools, `groups` above. */
+  /** Default: `all` while the estimated `tools/list` cost is within `tokenThreshold` and `threshold`, else `groups`. */
   readonly expose?: Exposure;
-  /** Default 40. */
+  /** Operations listed at most without disclosure. Default 40. */
   readonly threshold?: number;
+  /** Estimated `tools/list` tokens at most without disclosure. Default 20,000. */
+  readonly tokenThreshold?: number;
+  /**
+   * Tokens per byte of this API's `tools/list` JSON, measured by the generator with a real tokenizer
+   * (`ApiModel.tokensPerByte`); default 0.25.
+   */
+  readonly tokensPerByte?: number;
   /** Called for an operation the engine refuses to register (its schema); the operation is left out. */
   readonly onRefused?: (tool: OperationTool, error: Error) => void;
 }
@@ -24,12 +32,17 @@ export interface RegisterOptions {
 export const DISCOVER_TOOL = 'discover_tools';
 export const CALL_TOOL = 'call_operation';
 export const DEFAULT_THRESHOLD = 40;
+export const DEFAULT_TOKEN_THRESHOLD = 20_000;
+/** o200k_base on the JSON of OpenAPI tool lists: 0.20–0.27 tokens per byte (median 0.22) on 80 corpus descriptions; 0.25 errs towards disclosure. */
+export const DEFAULT_TOKENS_PER_BYTE = 0.25;
 
 export interface Registration {
   readonly exposure: Exposure;
   readonly handles: ReadonlyMap<string, FeatureHandle<ToolConfig>>;
   /** The operations registered. */
   readonly tools: readonly OperationTool[];
+  /** The estimated `tools/list` tokens with every operation listed, when the choice needed it. */
+  readonly estimatedTokens?: number;
 }
 
 function toolConfig(tool: OperationTool, caller: OperationCaller): ToolConfig {
@@ -47,8 +60,30 @@ function toolConfig(tool: OperationTool, caller: OperationCaller): ToolConfig {
   };
 }
 
-export function exposureFor(count: number, options: RegisterOptions): Exposure {
-  return options.expose ?? (count > (options.threshold ?? DEFAULT_THRESHOLD) ? 'groups' : 'all');
+/**
+ * The exposure: the one asked for, else `groups` when listing every operation would cost more than the token
+ * threshold (estimated from the list's JSON size and the API's measured tokens per byte) or when there are more
+ * operations than the operation threshold, else `all`.
+ */
+export function exposureFor(count: number, options: RegisterOptions, listBytes = 0): Exposure {
+  if (options.expose !== undefined) return options.expose;
+  if (count > (options.threshold ?? DEFAULT_THRESHOLD)) return 'groups';
+  return estimateTokens(listBytes, options) > (options.tokenThreshold ?? DEFAULT_TOKEN_THRESHOLD)
+    ? 'groups'
+    : 'all';
+}
+
+/** Estimated tokens of a `tools/list` JSON of `bytes` bytes. */
+export function estimateTokens(bytes: number, options: Pick<RegisterOptions, 'tokensPerByte'> = {}): number {
+  return Math.round(bytes * (options.tokensPerByte ?? DEFAULT_TOKENS_PER_BYTE));
+}
+
+/** Bytes of the `tools/list` JSON that lists these tools (what a client receives, without paging). */
+export function listBytes(server: McpServer, names: ReadonlySet<string>): number {
+  const tools = server.definition.tools
+    .filter((tool) => names.has(tool.descriptor.name))
+    .map((tool) => tool.descriptor);
+  return Buffer.byteLength(JSON.stringify({ tools }));
 }
 
 export function registerOperationTools(
@@ -57,7 +92,6 @@ export function registerOperationTools(
   caller: OperationCaller,
   options: RegisterOptions = {},
 ): Registration {
-  const exposure = exposureFor(tools.length, options);
   const handles = new Map<string, FeatureHandle<ToolConfig>>();
   const registered: OperationTool[] = [];
   for (const tool of tools) {
@@ -69,12 +103,24 @@ export function registerOperationTools(
       options.onRefused(tool, error as Error);
       continue;
     }
-    if (exposure === 'groups') handle.disable();
     handles.set(tool.name, handle);
     registered.push(tool);
   }
-  if (exposure === 'groups') registerDiscovery(server, registered, caller, handles);
-  return { exposure, handles, tools: registered };
+  // The size of the full list is known once the engine has built every descriptor.
+  const needsSize =
+    options.expose === undefined && registered.length <= (options.threshold ?? DEFAULT_THRESHOLD);
+  const bytes = needsSize ? listBytes(server, new Set(handles.keys())) : 0;
+  const exposure = exposureFor(registered.length, options, bytes);
+  if (exposure === 'groups') {
+    for (const handle of handles.values()) handle.disable();
+    registerDiscovery(server, registered, caller, handles);
+  }
+  return {
+    exposure,
+    handles,
+    tools: registered,
+    ...(needsSize ? { estimatedTokens: estimateTokens(bytes, options) } : {}),
+  };
 }
 
 function text(value: string, isError = false): CallToolResult {

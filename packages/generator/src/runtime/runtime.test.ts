@@ -129,6 +129,7 @@ describe('requests', () => {
               ['metadata', 'metadata'],
               ['expand', 'expand'],
             ],
+            fields: { metadata: { style: 'deepObject', explode: true } },
           },
         }),
       ]),

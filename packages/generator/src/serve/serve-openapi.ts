@@ -8,7 +8,8 @@ import { DescriptionError } from '../errors.js';
 import { loadDescription } from '../load/load.js';
 import { buildApiModel, selectTools, type Selection } from '../map/build.js';
 import { ConfigurationError } from '../runtime/config.js';
-import type { Exposure } from '../runtime/register.js';
+import { DEFAULT_THRESHOLD, type Exposure } from '../runtime/register.js';
+import { measureTokensPerByte } from '../tokens.js';
 import { createOpenApiServer } from './server.js';
 
 export interface ServeOpenApiOptions {
@@ -36,8 +37,13 @@ export async function serveOpenApi(options: ServeOpenApiOptions, io: ServeIo): P
     const { api, warnings } = buildApiModel(loaded, options.name === undefined ? {} : { name: options.name });
     const tools = options.select === undefined ? api.tools : selectTools(api.tools, options.select);
     if (tools.length === 0) throw new DescriptionError('the selection leaves no operation to serve');
+    // Disclosure is chosen by the list's token cost: the ratio is measured only when it can matter.
+    const tokensPerByte =
+      options.expose === undefined && tools.length <= DEFAULT_THRESHOLD
+        ? await measureTokensPerByte(tools)
+        : undefined;
     served = createOpenApiServer(
-      { ...api, tools },
+      { ...api, tools, ...(tokensPerByte === undefined ? {} : { tokensPerByte }) },
       {
         ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
         headers: options.headers,
@@ -55,7 +61,7 @@ export async function serveOpenApi(options: ServeOpenApiOptions, io: ServeIo): P
     if (served.tools.length === 0)
       throw new DescriptionError('no operation of the description could be served', '/paths');
     io.stderr(
-      `serve-openapi: ${api.title} ${api.version}: ${served.tools.length} operations (${served.registration.exposure === 'groups' ? `progressive disclosure: ${served.registration.exposure}` : 'all listed'})\n`,
+      `serve-openapi: ${api.title} ${api.version}: ${served.tools.length} operations (${served.registration.exposure === 'groups' ? `progressive disclosure: ${served.registration.exposure}` : 'all listed'}${served.registration.estimatedTokens === undefined ? '' : `, about ${served.registration.estimatedTokens} tokens to list them all`})\n`,
     );
   } catch (error) {
     if (error instanceof DescriptionError) {

@@ -40,6 +40,7 @@ export function createOpenApiServer(api: ApiModel, options: CreateServerOptions 
   });
   const warnings: string[] = [];
   const registration = registerOperationTools(server, api.tools, caller, {
+    ...(api.tokensPerByte === undefined ? {} : { tokensPerByte: api.tokensPerByte }),
     ...options,
     onRefused: (tool, error) => warnings.push(`${tool.pointer}: left out: ${error.message}`),
   });

@@ -126,7 +126,13 @@ export const tools: readonly OperationTool[] = [
           "type",
           "type"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

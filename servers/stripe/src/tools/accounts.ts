@@ -2650,7 +2650,49 @@ export const tools: readonly OperationTool[] = [
           "type",
           "type"
         ]
-      ]
+      ],
+      "fields": {
+        "bank_account": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "business_profile": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "capabilities": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "company": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "documents": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "individual": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "settings": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "tos_acceptance": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -5158,7 +5200,45 @@ export const tools: readonly OperationTool[] = [
           "tos_acceptance",
           "tos_acceptance"
         ]
-      ]
+      ],
+      "fields": {
+        "business_profile": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "capabilities": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "company": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "documents": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "individual": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "settings": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "tos_acceptance": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -5413,7 +5493,21 @@ export const tools: readonly OperationTool[] = [
           "metadata",
           "metadata"
         ]
-      ]
+      ],
+      "fields": {
+        "bank_account": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -5738,7 +5832,21 @@ export const tools: readonly OperationTool[] = [
           "name",
           "name"
         ]
-      ]
+      ],
+      "fields": {
+        "documents": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -7734,7 +7842,13 @@ export const tools: readonly OperationTool[] = [
           "requested",
           "requested"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -8224,7 +8338,21 @@ export const tools: readonly OperationTool[] = [
           "metadata",
           "metadata"
         ]
-      ]
+      ],
+      "fields": {
+        "bank_account": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -8549,7 +8677,21 @@ export const tools: readonly OperationTool[] = [
           "name",
           "name"
         ]
-      ]
+      ],
+      "fields": {
+        "documents": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -8702,7 +8844,13 @@ export const tools: readonly OperationTool[] = [
           "expand",
           "expand"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -10168,7 +10316,53 @@ export const tools: readonly OperationTool[] = [
           "verification",
           "verification"
         ]
-      ]
+      ],
+      "fields": {
+        "address": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "address_kana": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "address_kanji": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "dob": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "documents": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "full_name_aliases": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "registered_address": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "relationship": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "verification": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -11722,7 +11916,53 @@ export const tools: readonly OperationTool[] = [
           "verification",
           "verification"
         ]
-      ]
+      ],
+      "fields": {
+        "address": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "address_kana": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "address_kanji": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "dob": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "documents": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "full_name_aliases": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "registered_address": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "relationship": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "verification": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -13278,7 +13518,53 @@ export const tools: readonly OperationTool[] = [
           "verification",
           "verification"
         ]
-      ]
+      ],
+      "fields": {
+        "address": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "address_kana": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "address_kanji": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "dob": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "documents": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "full_name_aliases": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "registered_address": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "relationship": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "verification": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -14832,7 +15118,53 @@ export const tools: readonly OperationTool[] = [
           "verification",
           "verification"
         ]
-      ]
+      ],
+      "fields": {
+        "address": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "address_kana": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "address_kanji": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "dob": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "documents": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "full_name_aliases": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "registered_address": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "relationship": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "verification": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -15531,7 +15863,13 @@ export const tools: readonly OperationTool[] = [
           "reason",
           "reason"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

@@ -1032,7 +1032,17 @@ export const tools: readonly OperationTool[] = [
           "metadata",
           "metadata"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -2943,7 +2953,13 @@ export const tools: readonly OperationTool[] = [
           "expand",
           "expand"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -3528,7 +3544,17 @@ export const tools: readonly OperationTool[] = [
           "metadata",
           "metadata"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

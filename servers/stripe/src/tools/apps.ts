@@ -422,7 +422,17 @@ export const tools: readonly OperationTool[] = [
           "scope",
           "scope"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "scope": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -591,7 +601,17 @@ export const tools: readonly OperationTool[] = [
           "scope",
           "scope"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "scope": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

@@ -991,7 +991,33 @@ export const tools: readonly OperationTool[] = [
           "metadata",
           "metadata"
         ]
-      ]
+      ],
+      "fields": {
+        "business_profile": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "default_return_url": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "features": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "login_page": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -2170,7 +2196,33 @@ export const tools: readonly OperationTool[] = [
           "metadata",
           "metadata"
         ]
-      ]
+      ],
+      "fields": {
+        "business_profile": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "default_return_url": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "features": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "login_page": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -2642,7 +2694,17 @@ export const tools: readonly OperationTool[] = [
           "return_url",
           "return_url"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "flow_data": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

@@ -1376,7 +1376,37 @@ export const tools: readonly OperationTool[] = [
           "transfer_group",
           "transfer_group"
         ]
-      ]
+      ],
+      "fields": {
+        "card": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "destination": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "radar_options": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "shipping": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "transfer_data": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -3090,7 +3120,25 @@ export const tools: readonly OperationTool[] = [
           "transfer_group",
           "transfer_group"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "fraud_details": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "shipping": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -3733,7 +3781,17 @@ export const tools: readonly OperationTool[] = [
           "transfer_group",
           "transfer_group"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "transfer_data": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -4919,7 +4977,21 @@ export const tools: readonly OperationTool[] = [
           "submit",
           "submit"
         ]
-      ]
+      ],
+      "fields": {
+        "evidence": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -5442,7 +5514,13 @@ export const tools: readonly OperationTool[] = [
           "expand",
           "expand"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -6085,7 +6163,17 @@ export const tools: readonly OperationTool[] = [
           "reverse_transfer",
           "reverse_transfer"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -7005,7 +7093,17 @@ export const tools: readonly OperationTool[] = [
           "reverse_transfer",
           "reverse_transfer"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -8139,7 +8237,17 @@ export const tools: readonly OperationTool[] = [
           "metadata",
           "metadata"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

@@ -2914,7 +2914,89 @@ export const tools: readonly OperationTool[] = [
           "tax_id_collection",
           "tax_id_collection"
         ]
-      ]
+      ],
+      "fields": {
+        "after_expiration": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "automatic_tax": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "consent_collection": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "custom_fields": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "custom_text": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "customer_update": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "discounts": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "invoice_creation": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "line_items": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "payment_intent_data": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "payment_method_options": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "payment_method_types": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "phone_number_collection": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "setup_intent_data": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "shipping_address_collection": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "shipping_options": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "subscription_data": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "tax_id_collection": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -3872,7 +3954,13 @@ export const tools: readonly OperationTool[] = [
           "expand",
           "expand"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

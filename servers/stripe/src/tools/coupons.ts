@@ -642,7 +642,25 @@ export const tools: readonly OperationTool[] = [
           "redeem_by",
           "redeem_by"
         ]
-      ]
+      ],
+      "fields": {
+        "applies_to": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "currency_options": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -1142,7 +1160,21 @@ export const tools: readonly OperationTool[] = [
           "name",
           "name"
         ]
-      ]
+      ],
+      "fields": {
+        "currency_options": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

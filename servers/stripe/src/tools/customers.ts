@@ -1159,7 +1159,45 @@ export const tools: readonly OperationTool[] = [
           "test_clock",
           "test_clock"
         ]
-      ]
+      ],
+      "fields": {
+        "address": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "cash_balance": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "invoice_settings": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "preferred_locales": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "shipping": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "tax": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "tax_id_data": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -2428,7 +2466,49 @@ export const tools: readonly OperationTool[] = [
           "tax_exempt",
           "tax_exempt"
         ]
-      ]
+      ],
+      "fields": {
+        "address": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "bank_account": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "card": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "cash_balance": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "invoice_settings": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "preferred_locales": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "shipping": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "tax": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -3332,7 +3412,17 @@ export const tools: readonly OperationTool[] = [
           "metadata",
           "metadata"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -4465,7 +4555,17 @@ export const tools: readonly OperationTool[] = [
           "metadata",
           "metadata"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -4974,7 +5074,25 @@ export const tools: readonly OperationTool[] = [
           "source",
           "source"
         ]
-      ]
+      ],
+      "fields": {
+        "bank_account": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "card": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -5909,7 +6027,21 @@ export const tools: readonly OperationTool[] = [
           "owner",
           "owner"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "owner": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -5985,7 +6117,13 @@ export const tools: readonly OperationTool[] = [
           "expand",
           "expand"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -6677,7 +6815,17 @@ export const tools: readonly OperationTool[] = [
           "expand",
           "expand"
         ]
-      ]
+      ],
+      "fields": {
+        "amounts": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -7256,7 +7404,25 @@ export const tools: readonly OperationTool[] = [
           "source",
           "source"
         ]
-      ]
+      ],
+      "fields": {
+        "bank_account": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "card": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -8238,7 +8404,21 @@ export const tools: readonly OperationTool[] = [
           "owner",
           "owner"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "owner": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -8314,7 +8494,13 @@ export const tools: readonly OperationTool[] = [
           "expand",
           "expand"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -8586,7 +8772,17 @@ export const tools: readonly OperationTool[] = [
           "settings",
           "settings"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "settings": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -11008,7 +11204,17 @@ export const tools: readonly OperationTool[] = [
           "funding_type",
           "funding_type"
         ]
-      ]
+      ],
+      "fields": {
+        "bank_transfer": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -13046,7 +13252,25 @@ export const tools: readonly OperationTool[] = [
           "source",
           "source"
         ]
-      ]
+      ],
+      "fields": {
+        "bank_account": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "card": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -13377,7 +13601,21 @@ export const tools: readonly OperationTool[] = [
           "owner",
           "owner"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "owner": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -13453,7 +13691,13 @@ export const tools: readonly OperationTool[] = [
           "expand",
           "expand"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -14145,7 +14389,17 @@ export const tools: readonly OperationTool[] = [
           "expand",
           "expand"
         ]
-      ]
+      ],
+      "fields": {
+        "amounts": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -15761,7 +16015,57 @@ export const tools: readonly OperationTool[] = [
           "trial_settings",
           "trial_settings"
         ]
-      ]
+      ],
+      "fields": {
+        "add_invoice_items": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "automatic_tax": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "billing_thresholds": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "default_tax_rates": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "items": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "payment_settings": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "pending_invoice_item_interval": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "transfer_data": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "trial_end": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "trial_settings": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -17474,7 +17778,69 @@ export const tools: readonly OperationTool[] = [
           "trial_settings",
           "trial_settings"
         ]
-      ]
+      ],
+      "fields": {
+        "add_invoice_items": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "automatic_tax": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "billing_thresholds": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "cancel_at": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "cancellation_details": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "default_tax_rates": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "items": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "pause_collection": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "payment_settings": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "pending_invoice_item_interval": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "transfer_data": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "trial_end": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "trial_settings": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -17891,7 +18257,13 @@ export const tools: readonly OperationTool[] = [
           "prorate",
           "prorate"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -19742,7 +20114,13 @@ export const tools: readonly OperationTool[] = [
           "value",
           "value"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

@@ -553,7 +553,17 @@ export const tools: readonly OperationTool[] = [
           "purpose",
           "purpose"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "file_link_data": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

@@ -1045,7 +1045,13 @@ export const tools: readonly OperationTool[] = [
           "expand",
           "expand"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -1673,7 +1679,17 @@ export const tools: readonly OperationTool[] = [
           "features",
           "features"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "features": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -2002,7 +2018,25 @@ export const tools: readonly OperationTool[] = [
           "return_url",
           "return_url"
         ]
-      ]
+      ],
+      "fields": {
+        "account_holder": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "filters": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "permissions": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

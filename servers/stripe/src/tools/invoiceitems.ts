@@ -1394,7 +1394,37 @@ export const tools: readonly OperationTool[] = [
           "unit_amount_decimal",
           "unit_amount_decimal"
         ]
-      ]
+      ],
+      "fields": {
+        "discounts": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "period": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "price_data": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "tax_code": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "tax_rates": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -3231,7 +3261,37 @@ export const tools: readonly OperationTool[] = [
           "unit_amount_decimal",
           "unit_amount_decimal"
         ]
-      ]
+      ],
+      "fields": {
+        "discounts": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "period": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "price_data": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "tax_code": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "tax_rates": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

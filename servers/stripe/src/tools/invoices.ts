@@ -2277,7 +2277,61 @@ export const tools: readonly OperationTool[] = [
           "transfer_data",
           "transfer_data"
         ]
-      ]
+      ],
+      "fields": {
+        "account_tax_ids": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "automatic_tax": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "custom_fields": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "default_tax_rates": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "discounts": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "from_invoice": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "payment_settings": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "rendering_options": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "shipping_cost": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "shipping_details": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "transfer_data": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -7928,7 +7982,61 @@ export const tools: readonly OperationTool[] = [
           "transfer_data",
           "transfer_data"
         ]
-      ]
+      ],
+      "fields": {
+        "account_tax_ids": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "automatic_tax": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "custom_fields": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "default_tax_rates": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "discounts": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "on_behalf_of": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "payment_settings": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "rendering_options": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "shipping_cost": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "shipping_details": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "transfer_data": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -8765,7 +8873,13 @@ export const tools: readonly OperationTool[] = [
           "expand",
           "expand"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -9850,7 +9964,13 @@ export const tools: readonly OperationTool[] = [
           "expand",
           "expand"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -10653,7 +10773,13 @@ export const tools: readonly OperationTool[] = [
           "source",
           "source"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -11405,7 +11531,13 @@ export const tools: readonly OperationTool[] = [
           "expand",
           "expand"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -12157,7 +12289,13 @@ export const tools: readonly OperationTool[] = [
           "expand",
           "expand"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

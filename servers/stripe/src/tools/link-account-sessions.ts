@@ -320,7 +320,25 @@ export const tools: readonly OperationTool[] = [
           "return_url",
           "return_url"
         ]
-      ]
+      ],
+      "fields": {
+        "account_holder": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "filters": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "permissions": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

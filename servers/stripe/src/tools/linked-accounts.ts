@@ -1045,7 +1045,13 @@ export const tools: readonly OperationTool[] = [
           "expand",
           "expand"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -1673,7 +1679,17 @@ export const tools: readonly OperationTool[] = [
           "features",
           "features"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "features": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

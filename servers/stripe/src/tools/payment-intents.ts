@@ -3099,7 +3099,53 @@ export const tools: readonly OperationTool[] = [
           "use_stripe_sdk",
           "use_stripe_sdk"
         ]
-      ]
+      ],
+      "fields": {
+        "automatic_payment_methods": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "mandate_data": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "off_session": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "payment_method_data": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "payment_method_options": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "payment_method_types": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "radar_options": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "shipping": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "transfer_data": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -6666,7 +6712,45 @@ export const tools: readonly OperationTool[] = [
           "transfer_group",
           "transfer_group"
         ]
-      ]
+      ],
+      "fields": {
+        "application_fee_amount": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "payment_method_data": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "payment_method_options": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "payment_method_types": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "receipt_email": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "shipping": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "transfer_data": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -7289,7 +7373,13 @@ export const tools: readonly OperationTool[] = [
           "expand",
           "expand"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -7911,7 +8001,13 @@ export const tools: readonly OperationTool[] = [
           "expand",
           "expand"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -8586,7 +8682,21 @@ export const tools: readonly OperationTool[] = [
           "transfer_data",
           "transfer_data"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "transfer_data": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -11230,7 +11340,45 @@ export const tools: readonly OperationTool[] = [
           "use_stripe_sdk",
           "use_stripe_sdk"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "mandate_data": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "off_session": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "payment_method_data": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "payment_method_options": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "payment_method_types": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "radar_options": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "receipt_email": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "shipping": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -11896,7 +12044,21 @@ export const tools: readonly OperationTool[] = [
           "transfer_data",
           "transfer_data"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "transfer_data": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -12532,7 +12694,17 @@ export const tools: readonly OperationTool[] = [
           "expand",
           "expand"
         ]
-      ]
+      ],
+      "fields": {
+        "amounts": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

@@ -2040,7 +2040,77 @@ export const tools: readonly OperationTool[] = [
           "transfer_data",
           "transfer_data"
         ]
-      ]
+      ],
+      "fields": {
+        "after_completion": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "automatic_tax": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "consent_collection": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "custom_fields": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "custom_text": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "invoice_creation": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "line_items": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "payment_intent_data": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "payment_method_types": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "phone_number_collection": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "shipping_address_collection": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "shipping_options": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "subscription_data": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "tax_id_collection": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "transfer_data": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -4345,7 +4415,49 @@ export const tools: readonly OperationTool[] = [
           "shipping_address_collection",
           "shipping_address_collection"
         ]
-      ]
+      ],
+      "fields": {
+        "after_completion": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "automatic_tax": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "custom_fields": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "custom_text": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "invoice_creation": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "line_items": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "payment_method_types": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "shipping_address_collection": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

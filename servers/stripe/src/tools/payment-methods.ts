@@ -2021,7 +2021,145 @@ export const tools: readonly OperationTool[] = [
           "wechat_pay",
           "wechat_pay"
         ]
-      ]
+      ],
+      "fields": {
+        "acss_debit": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "affirm": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "afterpay_clearpay": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "alipay": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "au_becs_debit": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "bacs_debit": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "bancontact": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "billing_details": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "blik": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "boleto": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "card": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "cashapp": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "customer_balance": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "eps": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "fpx": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "giropay": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "grabpay": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "ideal": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "interac_present": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "klarna": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "konbini": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "link": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "oxxo": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "p24": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "paynow": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "pix": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "promptpay": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "radar_options": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "sepa_debit": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "sofort": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "us_bank_account": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "wechat_pay": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -3547,7 +3685,33 @@ export const tools: readonly OperationTool[] = [
           "us_bank_account",
           "us_bank_account"
         ]
-      ]
+      ],
+      "fields": {
+        "billing_details": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "card": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "link": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "us_bank_account": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -4252,7 +4416,13 @@ export const tools: readonly OperationTool[] = [
           "expand",
           "expand"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -4947,7 +5117,13 @@ export const tools: readonly OperationTool[] = [
           "expand",
           "expand"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

@@ -1029,7 +1029,29 @@ export const tools: readonly OperationTool[] = [
           "usage_type",
           "usage_type"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "product": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "tiers": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "transform_usage": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -1966,7 +1988,17 @@ export const tools: readonly OperationTool[] = [
           "trial_period_days",
           "trial_period_days"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

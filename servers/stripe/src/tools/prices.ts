@@ -1274,7 +1274,41 @@ export const tools: readonly OperationTool[] = [
           "unit_amount_decimal",
           "unit_amount_decimal"
         ]
-      ]
+      ],
+      "fields": {
+        "currency_options": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "custom_unit_amount": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "product_data": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "recurring": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "tiers": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "transform_quantity": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -2729,7 +2763,21 @@ export const tools: readonly OperationTool[] = [
           "transfer_lookup_key",
           "transfer_lookup_key"
         ]
-      ]
+      ],
+      "fields": {
+        "currency_options": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

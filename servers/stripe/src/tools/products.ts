@@ -1021,7 +1021,29 @@ export const tools: readonly OperationTool[] = [
           "url",
           "url"
         ]
-      ]
+      ],
+      "fields": {
+        "default_price_data": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "images": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "package_dimensions": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -2334,7 +2356,33 @@ export const tools: readonly OperationTool[] = [
           "url",
           "url"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "images": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "package_dimensions": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "tax_code": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "url": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

@@ -1024,7 +1024,21 @@ export const tools: readonly OperationTool[] = [
           "restrictions",
           "restrictions"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "restrictions": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -2215,7 +2229,21 @@ export const tools: readonly OperationTool[] = [
           "restrictions",
           "restrictions"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "restrictions": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

@@ -1237,7 +1237,61 @@ export const tools: readonly OperationTool[] = [
           "transfer_data",
           "transfer_data"
         ]
-      ]
+      ],
+      "fields": {
+        "application_fee_amount": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "application_fee_percent": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "automatic_tax": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "default_tax_rates": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "discounts": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "from_quote": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "invoice_settings": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "line_items": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "on_behalf_of": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "subscription_data": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "transfer_data": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -2411,7 +2465,57 @@ export const tools: readonly OperationTool[] = [
           "transfer_data",
           "transfer_data"
         ]
-      ]
+      ],
+      "fields": {
+        "application_fee_amount": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "application_fee_percent": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "automatic_tax": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "default_tax_rates": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "discounts": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "invoice_settings": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "line_items": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "on_behalf_of": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "subscription_data": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "transfer_data": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -2808,7 +2912,13 @@ export const tools: readonly OperationTool[] = [
           "expand",
           "expand"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -3205,7 +3315,13 @@ export const tools: readonly OperationTool[] = [
           "expand",
           "expand"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -3855,7 +3971,13 @@ export const tools: readonly OperationTool[] = [
           "expires_at",
           "expires_at"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

@@ -1148,7 +1148,13 @@ export const tools: readonly OperationTool[] = [
           "value_list",
           "value_list"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -1877,7 +1883,17 @@ export const tools: readonly OperationTool[] = [
           "name",
           "name"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -2320,7 +2336,17 @@ export const tools: readonly OperationTool[] = [
           "name",
           "name"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

@@ -1233,7 +1233,17 @@ export const tools: readonly OperationTool[] = [
           "report_type",
           "report_type"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "parameters": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

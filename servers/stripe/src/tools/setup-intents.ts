@@ -1895,7 +1895,45 @@ export const tools: readonly OperationTool[] = [
           "usage",
           "usage"
         ]
-      ]
+      ],
+      "fields": {
+        "automatic_payment_methods": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "flow_directions": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "mandate_data": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "payment_method_data": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "payment_method_options": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "payment_method_types": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "single_use": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -3969,7 +4007,33 @@ export const tools: readonly OperationTool[] = [
           "payment_method_types",
           "payment_method_types"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "flow_directions": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "payment_method_data": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "payment_method_options": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "payment_method_types": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -4587,7 +4651,13 @@ export const tools: readonly OperationTool[] = [
           "expand",
           "expand"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -6084,7 +6154,25 @@ export const tools: readonly OperationTool[] = [
           "return_url",
           "return_url"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "mandate_data": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "payment_method_data": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "payment_method_options": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -6717,7 +6805,17 @@ export const tools: readonly OperationTool[] = [
           "expand",
           "expand"
         ]
-      ]
+      ],
+      "fields": {
+        "amounts": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

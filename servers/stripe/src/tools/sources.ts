@@ -968,7 +968,37 @@ export const tools: readonly OperationTool[] = [
           "usage",
           "usage"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "mandate": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "owner": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "receiver": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "redirect": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "source_order": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -2466,7 +2496,29 @@ export const tools: readonly OperationTool[] = [
           "source_order",
           "source_order"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "mandate": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "owner": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "source_order": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -4341,7 +4393,17 @@ export const tools: readonly OperationTool[] = [
           "values",
           "values"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "values": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

@@ -1044,7 +1044,29 @@ export const tools: readonly OperationTool[] = [
           "tax_rates",
           "tax_rates"
         ]
-      ]
+      ],
+      "fields": {
+        "billing_thresholds": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "price_data": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "tax_rates": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -2435,7 +2457,29 @@ export const tools: readonly OperationTool[] = [
           "tax_rates",
           "tax_rates"
         ]
-      ]
+      ],
+      "fields": {
+        "billing_thresholds": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "price_data": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "tax_rates": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -2905,7 +2949,17 @@ export const tools: readonly OperationTool[] = [
           "timestamp",
           "timestamp"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "timestamp": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

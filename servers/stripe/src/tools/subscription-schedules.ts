@@ -1527,7 +1527,29 @@ export const tools: readonly OperationTool[] = [
           "start_date",
           "start_date"
         ]
-      ]
+      ],
+      "fields": {
+        "default_settings": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "phases": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "start_date": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -3229,7 +3251,25 @@ export const tools: readonly OperationTool[] = [
           "proration_behavior",
           "proration_behavior"
         ]
-      ]
+      ],
+      "fields": {
+        "default_settings": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "phases": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -3831,7 +3871,13 @@ export const tools: readonly OperationTool[] = [
           "prorate",
           "prorate"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -4425,7 +4471,13 @@ export const tools: readonly OperationTool[] = [
           "preserve_cancel_date",
           "preserve_cancel_date"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

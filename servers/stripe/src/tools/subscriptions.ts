@@ -1792,7 +1792,61 @@ export const tools: readonly OperationTool[] = [
           "trial_settings",
           "trial_settings"
         ]
-      ]
+      ],
+      "fields": {
+        "add_invoice_items": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "automatic_tax": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "billing_thresholds": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "default_tax_rates": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "items": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "on_behalf_of": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "payment_settings": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "pending_invoice_item_interval": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "transfer_data": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "trial_end": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "trial_settings": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -3903,7 +3957,73 @@ export const tools: readonly OperationTool[] = [
           "trial_settings",
           "trial_settings"
         ]
-      ]
+      ],
+      "fields": {
+        "add_invoice_items": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "automatic_tax": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "billing_thresholds": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "cancel_at": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "cancellation_details": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "default_tax_rates": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "items": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "on_behalf_of": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "pause_collection": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "payment_settings": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "pending_invoice_item_interval": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "transfer_data": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "trial_end": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "trial_settings": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -4335,7 +4455,17 @@ export const tools: readonly OperationTool[] = [
           "prorate",
           "prorate"
         ]
-      ]
+      ],
+      "fields": {
+        "cancellation_details": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -5306,7 +5436,13 @@ export const tools: readonly OperationTool[] = [
           "proration_date",
           "proration_date"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

@@ -556,7 +556,17 @@ export const tools: readonly OperationTool[] = [
           "tax_type",
           "tax_type"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -1000,7 +1010,17 @@ export const tools: readonly OperationTool[] = [
           "tax_type",
           "tax_type"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

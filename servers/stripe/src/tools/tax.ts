@@ -615,7 +615,25 @@ export const tools: readonly OperationTool[] = [
           "tax_date",
           "tax_date"
         ]
-      ]
+      ],
+      "fields": {
+        "customer_details": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "line_items": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "shipping_cost": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -1255,7 +1273,17 @@ export const tools: readonly OperationTool[] = [
           "reference",
           "reference"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -1733,7 +1761,25 @@ export const tools: readonly OperationTool[] = [
           "shipping_cost",
           "shipping_cost"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "line_items": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "shipping_cost": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

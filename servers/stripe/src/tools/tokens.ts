@@ -1913,7 +1913,37 @@ export const tools: readonly OperationTool[] = [
           "pii",
           "pii"
         ]
-      ]
+      ],
+      "fields": {
+        "account": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "bank_account": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "card": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "cvc_update": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "person": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "pii": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

@@ -1332,7 +1332,17 @@ export const tools: readonly OperationTool[] = [
           "transfer_group",
           "transfer_group"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -2088,7 +2098,17 @@ export const tools: readonly OperationTool[] = [
           "refund_application_fee",
           "refund_application_fee"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -4032,7 +4052,17 @@ export const tools: readonly OperationTool[] = [
           "metadata",
           "metadata"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -5069,7 +5099,17 @@ export const tools: readonly OperationTool[] = [
           "metadata",
           "metadata"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

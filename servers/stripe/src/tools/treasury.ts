@@ -619,7 +619,17 @@ export const tools: readonly OperationTool[] = [
           "received_credit",
           "received_credit"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -1622,7 +1632,17 @@ export const tools: readonly OperationTool[] = [
           "received_debit",
           "received_debit"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -3099,7 +3119,29 @@ export const tools: readonly OperationTool[] = [
           "supported_currencies",
           "supported_currencies"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "features": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "platform_restrictions": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "supported_currencies": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -4482,7 +4524,25 @@ export const tools: readonly OperationTool[] = [
           "platform_restrictions",
           "platform_restrictions"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "features": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "platform_restrictions": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -5554,7 +5614,41 @@ export const tools: readonly OperationTool[] = [
           "outbound_transfers",
           "outbound_transfers"
         ]
-      ]
+      ],
+      "fields": {
+        "card_issuing": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "deposit_insurance": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "financial_addresses": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "inbound_transfers": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "intra_stripe_flows": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "outbound_payments": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "outbound_transfers": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -6401,7 +6495,17 @@ export const tools: readonly OperationTool[] = [
           "statement_descriptor",
           "statement_descriptor"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -7349,7 +7453,13 @@ export const tools: readonly OperationTool[] = [
           "expand",
           "expand"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -8443,7 +8553,29 @@ export const tools: readonly OperationTool[] = [
           "statement_descriptor",
           "statement_descriptor"
         ]
-      ]
+      ],
+      "fields": {
+        "destination_payment_method_data": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "destination_payment_method_options": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "end_user_details": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -9477,7 +9609,13 @@ export const tools: readonly OperationTool[] = [
           "expand",
           "expand"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -10406,7 +10544,21 @@ export const tools: readonly OperationTool[] = [
           "statement_descriptor",
           "statement_descriptor"
         ]
-      ]
+      ],
+      "fields": {
+        "destination_payment_method_options": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -11440,7 +11592,13 @@ export const tools: readonly OperationTool[] = [
           "expand",
           "expand"
         ]
-      ]
+      ],
+      "fields": {
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [

@@ -769,7 +769,21 @@ export const tools: readonly OperationTool[] = [
           "url",
           "url"
         ]
-      ]
+      ],
+      "fields": {
+        "enabled_events": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
@@ -1385,7 +1399,21 @@ export const tools: readonly OperationTool[] = [
           "url",
           "url"
         ]
-      ]
+      ],
+      "fields": {
+        "enabled_events": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "expand": {
+          "style": "deepObject",
+          "explode": true
+        },
+        "metadata": {
+          "style": "deepObject",
+          "explode": true
+        }
+      }
     },
     "security": [
       [
