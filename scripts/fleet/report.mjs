@@ -195,7 +195,7 @@ async function measure({ dir, manifest }) {
     return {
       manifest,
       tools,
-      tokens: countTokens(listText),
+      tokens: countTokens(listText, { disallowedSpecial: new Set() }),
       bytes: Buffer.byteLength(listText),
       validation,
       validateStatus,

@@ -12,9 +12,13 @@ export interface ListCost {
   readonly tokens: number;
 }
 
+/**
+ * Special-token text (`<|endoftext|>`, which OpenAI's own description quotes) is counted as the plain text a model
+ * receives; gpt-tokenizer's default throws on it.
+ */
 export async function countTokens(text: string): Promise<number> {
   const { countTokens: count } = await import('gpt-tokenizer/encoding/o200k_base');
-  return count(text);
+  return count(text, { disallowedSpecial: new Set() });
 }
 
 /** What a client receives for `tools/list` (every page), at the newest revision. */
