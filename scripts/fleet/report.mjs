@@ -148,19 +148,23 @@ async function measure({ dir, manifest }) {
   const work = mkdtempSync(join(tmpdir(), 'fleet-report-'));
   try {
     const envArgs = Object.entries(env).flatMap(([key, value]) => ['--env', `${key}=${value}`]);
-    const validateStatus = await cli(
-      [
-        'validate',
-        '--stdio',
-        manifest.stdio,
-        '--cwd',
+    /** `mcpengine validate` (plus `flags`) of the server over stdio, its JSON report written to `work/<file>`. */
+    const validateStdio = (flags, file) =>
+      cli(
+        [
+          'validate',
+          ...flags,
+          '--stdio',
+          manifest.stdio,
+          '--cwd',
+          dir,
+          ...envArgs,
+          '--json',
+          join(work, file),
+        ],
         dir,
-        ...envArgs,
-        '--json',
-        join(work, 'validate.json'),
-      ],
-      dir,
-    );
+      );
+    const validateStatus = await validateStdio([], 'validate.json');
     const validation = JSON.parse(readFileSync(join(work, 'validate.json'), 'utf8'));
     let http;
     if (manifest.http !== undefined) {
@@ -174,20 +178,7 @@ async function measure({ dir, manifest }) {
     }
     let apps;
     if (manifest.apps === true) {
-      const status = await cli(
-        [
-          'validate',
-          '--apps',
-          '--stdio',
-          manifest.stdio,
-          '--cwd',
-          dir,
-          ...envArgs,
-          '--json',
-          join(work, 'apps.json'),
-        ],
-        dir,
-      );
+      const status = await validateStdio(['--apps'], 'apps.json');
       apps = { status, report: JSON.parse(readFileSync(join(work, 'apps.json'), 'utf8')) };
     }
     const testStatus = await cli(['test', manifest.tests, '--json', join(work, 'test.json')], dir);

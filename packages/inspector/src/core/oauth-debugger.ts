@@ -789,6 +789,18 @@ export class OAuthDebugger {
     return this.#challengeScope ?? this.#scopesSupported;
   }
 
+  /** The authorization-code grant for the code the redirect brought back (first authorization and step-up). */
+  #exchangeCode(step: OAuthStep, code: string): Promise<Json | undefined> {
+    return this.#tokenRequest(step, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: this.#options.redirectUri,
+      client_id: this.#clientId!,
+      code_verifier: this.#verifier!,
+      resource: this.#resource ?? canonicalUri(this.#options.serverUrl),
+    });
+  }
+
   async #tokenRequest(step: OAuthStep, form: Record<string, string>): Promise<Json | undefined> {
     const endpoint = this.#as?.['token_endpoint'];
     if (typeof endpoint !== 'string') {
@@ -861,14 +873,7 @@ export class OAuthDebugger {
     }
     step.checks.push(pass('the code_verifier of the authorization request is sent (PKCE)', REF.pkce));
     step.checks.push(pass('the resource parameter is sent with the token request', REF.resource));
-    await this.#tokenRequest(step, {
-      grant_type: 'authorization_code',
-      code: this.#code,
-      redirect_uri: this.#options.redirectUri,
-      client_id: this.#clientId!,
-      code_verifier: this.#verifier!,
-      resource: this.#resource ?? canonicalUri(this.#options.serverUrl),
-    });
+    await this.#exchangeCode(step, this.#code);
   }
 
   async #refresh(step: OAuthStep): Promise<void> {
@@ -970,14 +975,7 @@ export class OAuthDebugger {
       step.checks.push(fail('no authorization code', SPEC));
       return;
     }
-    const body = await this.#tokenRequest(step, {
-      grant_type: 'authorization_code',
-      code: this.#code,
-      redirect_uri: this.#options.redirectUri,
-      client_id: this.#clientId!,
-      code_verifier: this.#verifier!,
-      resource: this.#resource ?? canonicalUri(this.#options.serverUrl),
-    });
+    const body = await this.#exchangeCode(step, this.#code);
     if (body === undefined) return;
     const wanted = (this.#stepUpScope ?? '').split(' ').filter((s) => s !== '');
     if (typeof body['scope'] === 'string') {

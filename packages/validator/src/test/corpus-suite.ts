@@ -12,28 +12,13 @@ import { checkDef } from '../checks/registry.js';
 import '../checks/index.js';
 import { trackedGroupCount } from '@mcpengine/wire';
 import { corpusEntries, validateEntry, type CorpusEntry } from './corpus.js';
+import { limiter } from './validation.js';
 
 /** How many entries of one file are validated at once. */
 const CONCURRENCY = 2;
 
-/** Runs `task` once fewer than `CONCURRENCY` others run. */
-function limiter(): <T>(task: () => Promise<T>) => Promise<T> {
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  return async (task) => {
-    if (running >= CONCURRENCY) await new Promise<void>((resolve) => waiting.push(resolve));
-    running++;
-    try {
-      return await task();
-    } finally {
-      running--;
-      waiting.shift()?.();
-    }
-  };
-}
-
 export function corpusSuite(select: (entry: CorpusEntry, index: number) => boolean): void {
-  const limited = limiter();
+  const limited = limiter(CONCURRENCY);
   afterAll(() => {
     expect(trackedGroupCount()).toBe(0);
   });
