@@ -213,6 +213,8 @@ describe('the reference host renders our own app (the everything server, a View 
       );
       expect(refused).toMatchObject({ code: -32000, message: expect.stringMatching(/visibility/) });
 
+      // Timeline entries reach the page over the event stream, possibly after the View had its answer.
+      await expect.poll(() => timelineText(page)).toMatch(/refused tools\/call show_chart/);
       const text = await timelineText(page);
       expect(text).toMatch(/host → view ui\/notifications\/tool-input/);
       expect(text).toMatch(/host → view ui\/notifications\/tool-result/);
@@ -311,6 +313,8 @@ describe('the host enforces the spec on a View', () => {
       // Teardown: the View is asked first, then removed.
       await page.getByRole('button', { name: 'Close app view' }).click();
       await expect.poll(() => page.getByTestId('app-view').count()).toBe(0);
+      // The teardown's timeline entries reach the page over the event stream, possibly after the frame is gone.
+      await expect.poll(() => timelineText(page)).toMatch(/torn down/);
       const text = await timelineText(page);
       expect(text).toMatch(/refused tools\/call model_only/);
       expect(text).toMatch(/refused tools\/call never_listed from view \S+: the server never listed it/);
