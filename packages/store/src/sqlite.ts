@@ -15,14 +15,35 @@ function bindable(params: readonly unknown[]): unknown[] {
   return params.map((value) => (typeof value === 'boolean' ? Number(value) : value));
 }
 
+const BUSY_TIMEOUT_MS = 10_000;
+
+/**
+ * Switches the file to WAL. Two processes opening a fresh file at once both try the switch, which needs the
+ * exclusive lock; SQLite answers one of them SQLITE_BUSY at once, without its busy handler (waiting could deadlock
+ * two readers that both want to upgrade), and leaves the retry to the caller. Retry until the busy timeout.
+ */
+async function enterWal(db: Database): Promise<void> {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      const busy = (error as { code?: string }).code?.startsWith('SQLITE_BUSY') === true;
+      if (!busy || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40));
+    }
+  }
+}
+
 export async function openSqlite(path: string): Promise<SqlDriver> {
   // CommonJS: the constructor is the module's default export.
   const loaded = (await import('better-sqlite3')) as unknown as { default: new (path: string) => Database };
   const BetterSqlite3 = loaded.default;
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db: Database = new BetterSqlite3(path);
-  db.pragma('journal_mode = WAL');
-  db.pragma('busy_timeout = 10000');
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  await enterWal(db);
   db.pragma('foreign_keys = ON');
 
   const direct: SqlConnection = {
