@@ -43,5 +43,6 @@ export const api: Omit<ApiModel, 'tools'> = {
         "refreshToken": "GOOGLE_SEARCH_CONSOLE_OAUTH2C_REFRESH_TOKEN"
       }
     }
-  ]
+  ],
+  "tokensPerByte": 0.2266
 };

@@ -27,6 +27,7 @@ export function createServer(options: CreateServerOptions = {}): { server: McpSe
     instructions: customize.instructions ?? `Tools that call the ${api.title} HTTP API.`,
   });
   registerOperationTools(server, tools, caller, {
+    ...(api.tokensPerByte === undefined ? {} : { tokensPerByte: api.tokensPerByte }),
     ...(options.expose ?? customize.expose ? { expose: options.expose ?? customize.expose } : {}),
   });
   customize.extend?.(server, caller);

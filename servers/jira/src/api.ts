@@ -217,5 +217,6 @@ export const api: Omit<ApiModel, 'tools'> = {
         "password": "JIRA_BASICAUTH_PASSWORD"
       }
     }
-  ]
+  ],
+  "tokensPerByte": 0.2254
 };

@@ -16,5 +16,6 @@ export const api: Omit<ApiModel, 'tools'> = {
         "password": "MAILCHIMP_BASICAUTH_PASSWORD"
       }
     }
-  ]
+  ],
+  "tokensPerByte": 0.2193
 };

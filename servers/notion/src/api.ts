@@ -8,5 +8,6 @@ export const api: Omit<ApiModel, 'tools'> = {
   "description": "Hello and welcome! To make use of this API collection collection as it's written, please duplicate [this database template](https://www.notion.so/8e2c2b769e1d47d287b9ed3035d607ae?v=dc1b92875fb94f10834ba8d36549bd2a). [Create an integration](https://www.notion.so/my-integrations) to retrieve an API token, add your database and page ID's as variables in the collection, and start making your requests! For our full documentation, including sample integrations and guides, visit…",
   "baseUrl": "https://api.notion.com",
   "envPrefix": "NOTION",
-  "schemes": []
+  "schemes": [],
+  "tokensPerByte": 0.2318
 };

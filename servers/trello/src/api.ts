@@ -27,5 +27,6 @@ export const api: Omit<ApiModel, 'tools'> = {
         "key": "TRELLO_API_TOKEN_API_KEY"
       }
     }
-  ]
+  ],
+  "tokensPerByte": 0.2352
 };

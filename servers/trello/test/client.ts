@@ -13,17 +13,16 @@ export interface Connected {
 }
 
 export async function connectClient(root: string, args: string[], env: Record<string, string>): Promise<Connected> {
-  const client = new Client({ name: 'smoke-test', version: '1.0.0' });
-  await client.connect(
+  const session = await new Client({ name: 'smoke-test', version: '1.0.0' }).connect(
     new StdioClientTransport({ command: process.execPath, args: ['dist/index.js', ...args], env, cwd: root }),
   );
   return {
     async toolNames() {
       const names: string[] = [];
-      for await (const tool of client.tools()) names.push(tool.name);
+      for await (const tool of session.tools()) names.push(tool.name);
       return names;
     },
-    call: (name, callArgs) => client.callTool({ name, arguments: callArgs }) as Promise<CallToolResult>,
-    close: () => client.close(),
+    call: (name, callArgs) => session.callTool({ name, arguments: callArgs }) as Promise<CallToolResult>,
+    close: () => session.close(),
   };
 }

@@ -17,5 +17,6 @@ export const api: Omit<ApiModel, 'tools'> = {
         "password": "TWILIO_ACCOUNTSID_AUTHTOKEN_PASSWORD"
       }
     }
-  ]
+  ],
+  "tokensPerByte": 0.2393
 };

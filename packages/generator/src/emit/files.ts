@@ -256,7 +256,8 @@ if (args.includes('--http')) {
 
 export const CUSTOMIZE_FILE = `/**
  * Your changes to the generated server. \`mcpengine generate\` creates this file once and never touches it again,
- * so regenerating after a change of the description keeps everything here.
+ * so regenerating after a change of the description keeps everything here. To curate operations for models
+ * (names, descriptions, fewer arguments, compact output schemas), see applyCuration in ../runtime/curate.ts.
  */
 import type { McpServer } from 'mcpengine/server';
 import type { OperationCaller } from '../runtime/call.js';

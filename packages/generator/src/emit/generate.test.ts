@@ -61,8 +61,13 @@ describe('generate', () => {
       'src/runtime/call.ts',
       'test/smoke.test.ts',
       'test/generated.mcp.yaml',
+      'test/mock-description.json',
     ])
       expect(existsSync(join(out, file)), file).toBe(true);
+    // Prism serves only the operation the smoke test calls, with its success responses and what they reach.
+    const mock = JSON.parse(readFileSync(join(out, 'test/mock-description.json'), 'utf8'));
+    expect(mock.paths).toEqual({ '/health': { get: NOTES_DESCRIPTION.paths['/health'].get } });
+    expect(mock.components).toEqual({ securitySchemes: NOTES_DESCRIPTION.components.securitySchemes });
     const manifest = JSON.parse(readFileSync(join(out, MANIFEST), 'utf8'));
     expect(manifest.source.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(manifest.tools).toBe(5);
@@ -131,10 +136,10 @@ describe('generate', () => {
     expect(suite.tests.map((t) => `${t.name}: ${t.status} ${t.failures.join('; ')}`)).toEqual([
       'lists every operation as a tool (5) [2025-06-18]: passed ',
       'createNote refuses arguments without its required ones [2025-06-18]: passed ',
-      'listNotes reports an API it cannot reach as a tool error [2025-06-18]: passed ',
+      'health reports an API it cannot reach as a tool error [2025-06-18]: passed ',
       'lists every operation as a tool (5) [2026-07-28]: passed ',
       'createNote refuses arguments without its required ones [2026-07-28]: passed ',
-      'listNotes reports an API it cannot reach as a tool error [2026-07-28]: passed ',
+      'health reports an API it cannot reach as a tool error [2026-07-28]: passed ',
     ]);
 
     // The project's own test (Prism mock).

@@ -44,3 +44,13 @@ export {
   type RegisterOptions,
   type Registration,
 } from './register.js';
+export {
+  applyCuration,
+  shallowSchema,
+  withoutArgs,
+  CREATE,
+  DELETE,
+  READ,
+  UPDATE,
+  type Curation,
+} from './curate.js';

@@ -142,9 +142,16 @@ export class Credentials {
     return applied;
   }
 
-  /** Forgets a cached OAuth token the API refused (401), so the next call gets a new one. */
+  /**
+   * Forgets a cached OAuth access token the API refused (401), so the next call gets a new one — with the
+   * refresh token when there is one (not a new authorization in the browser).
+   */
   invalidate(alternative: readonly string[]): void {
-    for (const name of alternative) this.#tokens.delete(name);
+    for (const name of alternative) {
+      const cached = this.#tokens.get(name);
+      if (cached?.refreshToken === undefined) this.#tokens.delete(name);
+      else this.#tokens.set(name, { ...cached, expiresAt: 0 });
+    }
   }
 
   async #oauthToken(scheme: Extract<AuthScheme, { type: 'oauth2' }>, signal: AbortSignal): Promise<string> {

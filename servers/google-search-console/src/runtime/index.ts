@@ -7,6 +7,7 @@ export type {
   ApiModel,
   AuthScheme,
   BodyBinding,
+  FieldEncoding,
   BodyEncoding,
   HttpMethod,
   JsonSchemaObject,
@@ -20,13 +21,23 @@ export { ConfigurationError, resolveOptions, type ResolvedOptions, type RuntimeO
 export { Credentials, MissingCredentialsError, requiredVariables } from './auth.js';
 export { OperationCaller, type CallProgress } from './call.js';
 export { backoffMs, retryAfterMs, send, CallFailure, type ApiResponse } from './http.js';
-export { buildRequest, formPairs, joinUrl, ArgumentError, type BuiltRequest } from './request.js';
+export {
+  buildRequest,
+  formPairs,
+  styledPairs,
+  joinUrl,
+  ArgumentError,
+  type BuiltRequest,
+} from './request.js';
 export { mergePages, nextLink, nextStep } from './pagination.js';
 export { TRUNCATED_KEY, shrinkToFit, truncateText } from './result.js';
 export { Secrets } from './secrets.js';
 export {
   CALL_TOOL,
   DEFAULT_THRESHOLD,
+  DEFAULT_TOKEN_THRESHOLD,
+  DEFAULT_TOKENS_PER_BYTE,
+  estimateTokens,
   DISCOVER_TOOL,
   exposureFor,
   registerOperationTools,
@@ -34,3 +45,13 @@ export {
   type RegisterOptions,
   type Registration,
 } from './register.js';
+export {
+  applyCuration,
+  shallowSchema,
+  withoutArgs,
+  CREATE,
+  DELETE,
+  READ,
+  UPDATE,
+  type Curation,
+} from './curate.js';

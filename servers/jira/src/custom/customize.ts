@@ -12,7 +12,7 @@ import type { OperationCaller } from '../runtime/call.js';
 import { ConfigurationError, type RuntimeOptions } from '../runtime/config.js';
 import type { OperationTool } from '../runtime/model.js';
 import { registerOperationTools, type Exposure } from '../runtime/register.js';
-import { applyCuration, shallowSchema, CREATE, READ, UPDATE, type Curation } from './curate.js';
+import { applyCuration, shallowSchema, CREATE, READ, UPDATE, type Curation } from '../runtime/curate.js';
 
 export interface Customization {
   /** Adjust or drop (return undefined) a generated tool: rename it, rewrite its description, … */

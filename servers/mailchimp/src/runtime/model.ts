@@ -28,6 +28,18 @@ export interface ParamBinding {
 
 export type BodyEncoding = 'json' | 'form' | 'multipart' | 'text' | 'binary';
 
+/**
+ * How one property of a form or multipart body is written: the description's Encoding Object. With `style`,
+ * `explode` or `allowReserved` present the property is serialised like a query parameter (RFC 6570 styles,
+ * `form` + explode by default); otherwise by its content type (objects as JSON, other values as text).
+ */
+export interface FieldEncoding {
+  readonly style?: string;
+  readonly explode?: boolean;
+  readonly allowReserved?: boolean;
+  readonly contentType?: string;
+}
+
 export interface BodyBinding {
   readonly contentType: string;
   readonly encoding: BodyEncoding;
@@ -38,6 +50,8 @@ export interface BodyBinding {
   readonly properties?: readonly (readonly [string, string])[];
   /** Properties that carry files (multipart/binary): base64 content or an http(s) URL to fetch. */
   readonly files?: readonly string[];
+  /** Form and multipart bodies: the Encoding Object of each property that has one (by wire name). */
+  readonly fields?: Readonly<Record<string, FieldEncoding>>;
 }
 
 /**
@@ -132,4 +146,9 @@ export interface ApiModel {
   readonly envPrefix: string;
   readonly schemes: readonly AuthScheme[];
   readonly tools: readonly OperationTool[];
+  /**
+   * Tokens per byte of this API's `tools/list` JSON, measured with a real tokenizer (o200k_base) when the
+   * description was mapped; the runtime estimates the list's token cost with it to choose progressive disclosure.
+   */
+  readonly tokensPerByte?: number;
 }

@@ -6,7 +6,7 @@
  * http(s) URL) or raw text/binary.
  */
 import type { AppliedAuth } from './auth.js';
-import type { BodyBinding, OperationTool, ParamBinding } from './model.js';
+import type { BodyBinding, FieldEncoding, OperationTool, ParamBinding } from './model.js';
 
 export interface BuiltRequest {
   readonly url: URL;
@@ -61,6 +61,11 @@ function pathValue(binding: ParamBinding, value: unknown): string {
   return prefix + encodePath(scalar(value), binding.name);
 }
 
+/**
+ * `deepObject`: `name[key]=value`, nested objects `name[a][b]=value`. OpenAPI defines one level of objects only;
+ * deeper levels and arrays follow the bracket convention of Stripe and of `qs` (`items[0][price]=…`,
+ * `expand[0]=…`), which is also what Prism's deepObject reader expects.
+ */
 function deepPairs(prefix: string, value: unknown, out: [string, string][]): void {
   if (Array.isArray(value)) {
     value.forEach((item, i) => deepPairs(`${prefix}[${i}]`, item, out));
@@ -69,31 +74,44 @@ function deepPairs(prefix: string, value: unknown, out: [string, string][]): voi
   } else out.push([prefix, scalar(value)]);
 }
 
-function queryPairs(binding: ParamBinding, value: unknown): [string, string][] {
-  if (binding.json) return [[binding.name, JSON.stringify(value)]];
+/**
+ * A value serialised with an RFC 6570 style as a query string does it (query parameters, and form or multipart
+ * body properties whose Encoding Object names a style): `form` (exploded: `a=1&a=2`, `k1=v1&k2=v2`; not:
+ * `a=1,2`, `name=k1,v1,k2,v2`), `spaceDelimited` / `pipeDelimited` arrays, `deepObject`.
+ */
+export function styledPairs(
+  name: string,
+  value: unknown,
+  style: string,
+  explode: boolean,
+): [string, string][] {
+  if (style === 'deepObject' && typeof value === 'object' && value !== null) {
+    const out: [string, string][] = [];
+    deepPairs(name, value, out);
+    return out;
+  }
   if (Array.isArray(value)) {
-    if (binding.style === 'deepObject') return value.map((v) => [`${binding.name}[]`, scalar(v)]);
-    if (binding.explode && binding.style === 'form') return value.map((v) => [binding.name, scalar(v)]);
-    const sep = binding.style === 'spaceDelimited' ? ' ' : binding.style === 'pipeDelimited' ? '|' : ',';
-    return [[binding.name, value.map(scalar).join(sep)]];
+    if (explode) return value.map((v) => [name, scalar(v)]);
+    const sep = style === 'spaceDelimited' ? ' ' : style === 'pipeDelimited' ? '|' : ',';
+    return [[name, value.map(scalar).join(sep)]];
   }
   if (typeof value === 'object' && value !== null) {
-    if (binding.style === 'deepObject') {
-      const out: [string, string][] = [];
-      deepPairs(binding.name, value, out);
-      return out;
-    }
-    if (binding.explode) return Object.entries(value).map(([k, v]) => [k, scalar(v)]);
+    if (explode) return Object.entries(value).map(([k, v]) => [k, scalar(v)]);
     return [
       [
-        binding.name,
+        name,
         Object.entries(value)
           .flatMap(([k, v]) => [k, scalar(v)])
           .join(','),
       ],
     ];
   }
-  return [[binding.name, scalar(value)]];
+  return [[name, scalar(value)]];
+}
+
+function queryPairs(binding: ParamBinding, value: unknown): [string, string][] {
+  if (binding.json) return [[binding.name, JSON.stringify(value)]];
+  return styledPairs(binding.name, value, binding.style, binding.explode);
 }
 
 function headerValue(binding: ParamBinding, value: unknown): string {
@@ -116,15 +134,41 @@ export function joinUrl(base: string, path: string): URL {
   return new URL(`${trimmed}${path.startsWith('/') ? path : `/${path}`}`);
 }
 
-/** Form fields of a urlencoded body: nested objects and arrays in bracket notation, arrays repeated. */
-export function formPairs(body: Readonly<Record<string, unknown>>): [string, string][] {
+/** The property is written with an RFC 6570 style: its Encoding Object has `style`, `explode` or `allowReserved`. */
+function styled(encoding: FieldEncoding | undefined): boolean {
+  return (
+    encoding !== undefined &&
+    (encoding.style !== undefined || encoding.explode !== undefined || encoding.allowReserved !== undefined)
+  );
+}
+
+/** A value written by its content type: JSON for JSON types (and objects by default), else as text. */
+function contentValue(value: unknown, contentType: string | undefined): string {
+  if (contentType !== undefined && /json/i.test(contentType)) return JSON.stringify(value);
+  return scalar(value);
+}
+
+/**
+ * Form fields of a urlencoded body (OpenAPI 3.0/3.1 Encoding Object rules). A property whose Encoding Object has
+ * `style`, `explode` or `allowReserved` is serialised like a query parameter with that style (`style` defaults
+ * to `form`, `explode` to true for `form`): Stripe's `deepObject` gives `metadata[key]=…`,
+ * `items[0][price]=…`. Any other property is written by its content type (the Encoding Object's
+ * `contentType`, else the default): objects as JSON, scalars as text; an array repeats its name per item.
+ */
+export function formPairs(
+  body: Readonly<Record<string, unknown>>,
+  fields: Readonly<Record<string, FieldEncoding>> = {},
+): [string, string][] {
   const out: [string, string][] = [];
   for (const [key, value] of Object.entries(body)) {
     if (value === undefined) continue;
-    if (Array.isArray(value) && value.every((v) => typeof v !== 'object' || v === null)) {
-      for (const item of value) out.push([key, scalar(item)]);
-    } else if (typeof value === 'object' && value !== null) deepPairs(key, value, out);
-    else out.push([key, scalar(value)]);
+    const encoding = Object.hasOwn(fields, key) ? fields[key] : undefined;
+    if (encoding !== undefined && styled(encoding)) {
+      const style = encoding.style ?? 'form';
+      out.push(...styledPairs(key, value, style, encoding.explode ?? style === 'form'));
+    } else if (Array.isArray(value)) {
+      for (const item of value) out.push([key, contentValue(item, encoding?.contentType)]);
+    } else out.push([key, contentValue(value, encoding?.contentType)]);
   }
   return out;
 }
@@ -155,17 +199,27 @@ async function encodeBody(
       return { body: JSON.stringify(value), contentType: binding.contentType };
     case 'form':
       return {
-        body: new URLSearchParams(formPairs((value ?? {}) as Record<string, unknown>)).toString(),
+        body: new URLSearchParams(
+          formPairs((value ?? {}) as Record<string, unknown>, binding.fields),
+        ).toString(),
         contentType: binding.contentType,
       };
     case 'multipart': {
+      // One part per property; an array repeats its name per item (RFC 7578). A property whose Encoding
+      // Object names a style (OpenAPI 3.1) is split into parts like a form field (Stripe's `deepObject`).
       const form = new FormData();
       const files = new Set(binding.files ?? []);
+      const fields = binding.fields ?? {};
       for (const [key, field] of Object.entries((value ?? {}) as Record<string, unknown>)) {
         if (field === undefined) continue;
+        const encoding = Object.hasOwn(fields, key) ? fields[key] : undefined;
         if (files.has(key) && typeof field === 'string') form.append(key, await loadFile(field, key), key);
-        else if (typeof field === 'object' && field !== null) form.append(key, JSON.stringify(field));
-        else form.append(key, scalar(field));
+        else if (encoding !== undefined && styled(encoding))
+          for (const [name, text] of formPairs({ [key]: field }, { [key]: encoding }))
+            form.append(name, text);
+        else if (Array.isArray(field))
+          for (const item of field) form.append(key, contentValue(item, encoding?.contentType));
+        else form.append(key, contentValue(field, encoding?.contentType));
       }
       // fetch sets the multipart boundary itself.
       return { body: form };

@@ -1,9 +1,10 @@
 /**
- * Curation of generated operations: a few operations become tools named and described for models (with the
- * arguments a model needs and a compact output schema); every other operation stays reachable behind
- * discover_tools / call_operation. Never overwritten by regeneration.
+ * Curation of generated operations, for `src/custom/`: a few operations become tools named and described for
+ * models (the arguments a model needs, a compact output schema); every other operation can stay reachable behind
+ * discover_tools / call_operation. A project's customize.ts keeps only its table of curations; the helpers live
+ * here so that every generated project gets the same ones (and their fixes) on regeneration.
  */
-import type { JsonSchemaObject, JsonValue, OperationTool } from '../runtime/model.js';
+import type { JsonSchemaObject, JsonValue, OperationTool } from './model.js';
 
 export interface Curation {
   readonly name: string;
