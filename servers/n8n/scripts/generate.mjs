@@ -17,7 +17,7 @@
  * Exit 1 with one line on stderr when the package cannot be fetched (no registry) or the description is refused.
  */
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,11 +42,29 @@ function upToDate(description) {
     const sha = createHash('sha256').update(readFileSync(description)).digest('hex');
     return (
       manifest.source?.sha256 === sha &&
-      Object.keys(manifest.files ?? {}).every((f) => existsSync(join(HERE, f)))
+      Object.keys(manifest.files ?? {}).every((f) => existsSync(join(HERE, f))) &&
+      runtimeCurrent()
     );
   } catch {
     return false;
   }
+}
+
+/**
+ * The copied runtime is the generator's current one: a change of the generator's runtime (a new file, a fix)
+ * regenerates, as it would for a committed generated server.
+ */
+function runtimeCurrent() {
+  const generatorRoot = resolve(dirname(fileURLToPath(import.meta.resolve('@mcpengine/generator'))), '..');
+  const sources = join(generatorRoot, 'src/runtime');
+  return readdirSync(sources)
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+    .every((file) => {
+      const copy = join(HERE, 'src/runtime', file);
+      return (
+        existsSync(copy) && readFileSync(copy, 'utf8').endsWith(readFileSync(join(sources, file), 'utf8'))
+      );
+    });
 }
 
 /** n8n serves its public API under /api/v1; Prism serves the paths as written. */
