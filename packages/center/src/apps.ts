@@ -176,20 +176,80 @@ interface Preview {
   readonly server: string;
   readonly inspection: Inspection;
   readonly timeline: Timeline;
+  /** The dashboard page that opened it: closed when that page goes away. */
+  readonly page: string | undefined;
 }
 
 /** At most this many previews stay open (each is a running server); the oldest is closed first. */
 const MAX_OPEN = 4;
 
+/** How long a page may be without its event stream before its previews are closed (EventSource reconnects). */
+export const PAGE_GONE_GRACE_MS = 10_000;
+
+/** A page id as the dashboard makes it (a random UUID); anything else is refused. */
+export const PAGE_ID = /^[A-Za-z0-9-]{8,64}$/;
+
+/**
+ * The center's MCP Apps previews. Each open preview is a running server, so none may outlive the page that
+ * opened it: a page names itself (a random id) on its event stream and on the previews it opens, and when its
+ * last event stream has been closed for `pageGraceMs` — the tab was closed, navigated away or crashed, so the
+ * browser dropped the connection — its previews are closed. The event stream is open for the page's whole life
+ * already, so this needs no polling; the grace period covers EventSource's own reconnection after a network blip.
+ */
 export class AppsPreviews {
   readonly routes: AppsRoutes;
   readonly #previews = new Map<string, Preview>();
+  /** Per page: its open event streams, and the timer that closes its previews once it has none. */
+  readonly #pages = new Map<string, { streams: number; timer: ReturnType<typeof setTimeout> | undefined }>();
 
   constructor(
     readonly sandbox: RunningSandbox,
     readonly timeoutMs: number,
+    readonly pageGraceMs = PAGE_GONE_GRACE_MS,
   ) {
     this.routes = new AppsRoutes(sandbox);
+  }
+
+  /** A page's event stream opened: its previews stay. */
+  pageConnected(page: string): void {
+    const state = this.#pages.get(page) ?? { streams: 0, timer: undefined };
+    clearTimeout(state.timer);
+    this.#pages.set(page, { streams: state.streams + 1, timer: undefined });
+  }
+
+  /** A page's event stream closed: without another one within the grace period, its previews are closed. */
+  pageDisconnected(page: string): void {
+    const state = this.#pages.get(page);
+    if (state === undefined) return;
+    const streams = Math.max(0, state.streams - 1);
+    this.#pages.set(page, { streams, timer: state.timer });
+    if (streams === 0) this.#schedulePageGone(page);
+  }
+
+  #schedulePageGone(page: string): void {
+    const state = this.#pages.get(page) ?? { streams: 0, timer: undefined };
+    clearTimeout(state.timer);
+    const timer = setTimeout(() => void this.#pageGone(page), this.pageGraceMs);
+    // A pending close must not keep a stopping center alive.
+    timer.unref();
+    this.#pages.set(page, { streams: 0, timer });
+  }
+
+  async #pageGone(page: string): Promise<void> {
+    const state = this.#pages.get(page);
+    if (state === undefined || state.streams > 0) return;
+    this.#pages.delete(page);
+    for (const [viewId, preview] of [...this.#previews])
+      if (preview.page === page) await this.close(viewId).catch(() => undefined);
+  }
+
+  /** Open previews, by view id, with the server each runs and the page that opened it. */
+  get openPreviews(): { viewId: string; server: string; page: string | undefined }[] {
+    return [...this.#previews].map(([viewId, preview]) => ({
+      viewId,
+      server: preview.server,
+      page: preview.page,
+    }));
   }
 
   async #connect(entry: ServerEntry, timeline = new Timeline()): Promise<Inspection> {
@@ -267,9 +327,9 @@ export class AppsPreviews {
   /**
    * Opens a preview of `uri`: connects (advertising MCP Apps), calls the View's tool with its sample arguments,
    * and registers the View with the sandbox through the inspector's routes. The connection stays open for the
-   * View's own calls until `close`.
+   * View's own calls until `close`, or until the page that opened it (`page`) goes away.
    */
-  async open(entry: ServerEntry, uri: string): Promise<JsonObject> {
+  async open(entry: ServerEntry, uri: string, page?: string): Promise<JsonObject> {
     const listing = await this.views(entry, undefined);
     const view = listing.views.find((item) => item.uri === uri);
     if (view === undefined) throw new PreviewError(404, `${entry.name} has no view ${uri}`);
@@ -298,7 +358,9 @@ export class AppsPreviews {
       if (opened.status !== 200)
         throw new PreviewError(opened.status, String(opened.body['error'] ?? 'the view did not open'));
       const viewId = String(opened.body['viewId']);
-      this.#previews.set(viewId, { server: entry.name, inspection, timeline });
+      this.#previews.set(viewId, { server: entry.name, inspection, timeline, page });
+      // A page that is not (or no longer) connected gets the grace period to connect, like one that left.
+      if (page !== undefined && (this.#pages.get(page)?.streams ?? 0) === 0) this.#schedulePageGone(page);
       while (this.#previews.size > MAX_OPEN) await this.close(this.#previews.keys().next().value!);
       return {
         ...opened.body,
@@ -343,6 +405,8 @@ export class AppsPreviews {
   }
 
   async stop(): Promise<void> {
+    for (const state of this.#pages.values()) clearTimeout(state.timer);
+    this.#pages.clear();
     for (const viewId of [...this.#previews.keys()]) await this.close(viewId);
     await this.sandbox.close();
   }

@@ -131,6 +131,15 @@ describe('center HTTP API', () => {
     expect((await send(center.port, '/api/runs/nope/cancel', { method: 'POST', headers: auth })).status).toBe(
       409,
     );
+    // A page id names a page's previews: only the dashboard's kind (a UUID) is taken.
+    expect((await send(center.port, '/api/events?page=%3Cscript%3E', { headers: auth })).status).toBe(400);
+    const badPage = await send(center.port, '/api/servers/broken/apps', {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ uri: 'ui://broken/view.html', page: 42 }),
+    });
+    expect(badPage.status).toBe(400);
+    expect(JSON.parse(badPage.body).error).toMatch(/page must be the id/);
     // Still serving after all that.
     expect((await send(center.port, '/api/overview', { headers: auth })).status).toBe(200);
   });

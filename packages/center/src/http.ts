@@ -8,7 +8,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
-import { PreviewError, type AppsPreviews } from './apps.js';
+import { PAGE_ID, PreviewError, type AppsPreviews } from './apps.js';
 import type { Center } from './center.js';
 import type { RunEvent } from './runner.js';
 
@@ -167,6 +167,9 @@ export function createCenterServer(center: Center, options: CenterHttpOptions): 
       case 'GET overview':
         return json(response, 200, await center.overview());
       case 'GET events': {
+        // The page names itself so that its App previews are closed when it goes away (its stream closes).
+        const page = url.searchParams.get('page') ?? undefined;
+        if (page !== undefined && !PAGE_ID.test(page)) throw new HttpError(400, 'invalid page id');
         response.writeHead(200, {
           ...SECURITY_HEADERS,
           'content-type': 'text/event-stream',
@@ -174,7 +177,11 @@ export function createCenterServer(center: Center, options: CenterHttpOptions): 
         });
         response.write(`event: hello\ndata: ${JSON.stringify({ active: center.runner.active })}\n\n`);
         streams.add(response);
-        request.on('close', () => streams.delete(response));
+        if (page !== undefined) options.previews?.pageConnected(page);
+        request.on('close', () => {
+          streams.delete(response);
+          if (page !== undefined) options.previews?.pageDisconnected(page);
+        });
         return;
       }
       case 'GET servers/:': {
@@ -221,13 +228,16 @@ export function createCenterServer(center: Center, options: CenterHttpOptions): 
       }
       case 'POST servers/:/apps': {
         const previews = needPreviews();
-        const body = (await readBody(request)) as { uri?: unknown };
+        const body = (await readBody(request)) as { uri?: unknown; page?: unknown };
         if (typeof body.uri !== 'string' || !body.uri.startsWith('ui://'))
           throw new HttpError(400, 'give the ui:// URI of the view to preview');
+        if (body.page !== undefined && (typeof body.page !== 'string' || !PAGE_ID.test(body.page)))
+          throw new HttpError(400, 'page must be the id the page gives its event stream');
         const entry = (await center.servers()).find((server) => server.name === parts[1]);
         if (entry === undefined) throw new HttpError(404, `no server ${parts[1]}`);
         try {
-          return json(response, 200, await previews.open(entry, body.uri));
+          const page = typeof body.page === 'string' ? body.page : undefined;
+          return json(response, 200, await previews.open(entry, body.uri, page));
         } catch (error) {
           if (error instanceof PreviewError) throw new HttpError(error.status, error.message);
           throw new HttpError(502, `could not open ${body.uri}: ${(error as Error).message}`);

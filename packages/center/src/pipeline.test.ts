@@ -230,6 +230,57 @@ describe('interrupted runs', () => {
     }
   }, 120_000);
 
+  it('starts the servers that took longest last time first (unknown ones before them)', async () => {
+    const fleet = createFixtureFleet(['good', 'broken']);
+    const store = await openStore({ sqlitePath: join(fleet.root, 'center.db') });
+    try {
+      const center = new Center(store, fleet.root, SETTINGS);
+      const servers = await center.servers();
+      expect(servers.map((server) => server.name)).toEqual(['broken', 'good']);
+      const order = async (): Promise<string[]> => {
+        const started: string[] = [];
+        const listen = (event: RunEvent): void => {
+          if (event.type === 'stage-start') started.push(event.server);
+        };
+        center.runner.on('event', listen);
+        const { done } = await center.runner.start({ servers, stages: ['described'], parallelism: 1 });
+        await done;
+        center.runner.off('event', listen);
+        return started;
+      };
+      // A fresh store: the given order.
+      expect(await order()).toEqual(['broken', 'good']);
+      // A past run where good took 9 s and broken 1 s (the latest run of each server counts).
+      await store.createRun({
+        id: 'past',
+        startedAt: 1,
+        finishedAt: 2,
+        status: 'done',
+        servers: ['broken', 'good'],
+        stages: ['validates'],
+      });
+      for (const [server, seconds] of [
+        ['good', 9],
+        ['broken', 1],
+      ] as const)
+        await store.putStageResult({
+          runId: 'past',
+          server,
+          stage: 'validates',
+          verdict: 'pass',
+          summary: '',
+          score: null,
+          evidence: null,
+          durationMs: seconds * 1000,
+          finishedAt: Date.now() + 60_000,
+        });
+      expect(await order()).toEqual(['good', 'broken']);
+    } finally {
+      await store.close();
+      fleet.cleanup();
+    }
+  });
+
   it('marks runs left running by a dead process as interrupted', async () => {
     const fleet = createFixtureFleet([]);
     const store = await openStore({ sqlitePath: join(fleet.root, 'center.db') });

@@ -100,6 +100,27 @@ export class Runner extends EventEmitter<{ event: [RunEvent] }> {
     await Promise.allSettled(runs.map((run) => run.done));
   }
 
+  /**
+   * The servers, slowest first by their last recorded run (never run: first, their time is unknown): with a few
+   * workers, starting the long ones early keeps one slow server from running alone at the end.
+   */
+  async #longestFirst(servers: readonly ServerEntry[]): Promise<ServerEntry[]> {
+    const last = new Map<string, number>();
+    for (const server of servers) {
+      const history = await this.store.serverHistory(server.name, STAGES.length * 2);
+      const runId = history.at(-1)?.runId;
+      last.set(
+        server.name,
+        runId === undefined
+          ? Number.POSITIVE_INFINITY
+          : history.filter((result) => result.runId === runId).reduce((sum, r) => sum + r.durationMs, 0),
+      );
+    }
+    // A stable sort: equal times (a fresh store) keep the given order.
+    const time = (server: ServerEntry): number => last.get(server.name)!;
+    return [...servers].sort((a, b) => (time(a) === time(b) ? 0 : time(a) > time(b) ? -1 : 1));
+  }
+
   #execute(run: RunRecord, options: RunOptions, finished: Map<string, StageResult>): Promise<RunRecord> {
     const controller = new AbortController();
     const stages = options.stages ?? STAGES;
@@ -162,7 +183,7 @@ export class Runner extends EventEmitter<{ event: [RunEvent] }> {
     };
 
     const done = (async (): Promise<RunRecord> => {
-      const queue = [...options.servers];
+      const queue = await this.#longestFirst(options.servers);
       const workers = Array.from({ length: Math.min(parallelism, queue.length) }, async () => {
         for (let server = queue.shift(); server !== undefined; server = queue.shift())
           await runServer(server);

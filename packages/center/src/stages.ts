@@ -18,7 +18,14 @@ import {
 } from '@mcpengine/validator';
 import { findTestFiles, runFiles } from '@mcpengine/test-runner';
 import { advertisingUiTransport } from '@mcpengine/inspector';
-import { CLIENTS, hostPlatform, runAdd } from '@mcpengine/installer';
+import {
+  CLIENTS,
+  hostPlatform,
+  pathContext,
+  resolveTarget,
+  runAdd,
+  type Handshake,
+} from '@mcpengine/installer';
 import type { StageVerdict } from '@mcpengine/store';
 import type { ServerEntry } from './fleet.js';
 import { inspectServer, toolHash, toolsHash, type Inspection } from './inspect.js';
@@ -572,73 +579,85 @@ async function installable(ctx: StageContext): Promise<StageOutcome> {
   const { server } = ctx;
   const launch = stdioLaunch(server);
   if (launch === undefined && server.manifest.url === undefined) return fail('nothing to install', {});
-  // Client files are written into a throwaway home and project, read back and verified, then deleted. Each
-  // client gets a home of its own, so the verifications (each starts the server and completes a handshake)
-  // run a few at a time without touching each other's files; results keep the clients' order.
+  // Client files are written into one throwaway home and project, read back and verified, then deleted. The
+  // clients' files are all different paths there, so they are written a few at a time without touching each
+  // other's. One home for all also makes the clients' launches identical where the clients start the server the
+  // same way (same command, environment and directory): such a launch completes its handshake once, and every
+  // client whose entry reads back to it shares that handshake (`reused` in its output). Results keep the order.
   const transport = launch !== undefined ? 'stdio' : 'http';
   const clients = CLIENTS.filter((client) => client.transports.includes(transport));
+  const home = mkdtempSync(join(tmpdir(), 'mcpengine-center-add-'));
+  const env = {
+    HOME: home,
+    PATH: process.env['PATH'] ?? '',
+    USERPROFILE: home,
+    APPDATA: join(home, 'AppData'),
+  };
+  const scopeOf = (client: (typeof clients)[number]): 'user' | 'project' =>
+    client.scopes.user !== undefined ? 'user' : 'project';
+  const files = clients.map(
+    (client) => resolveTarget(client, scopeOf(client), pathContext(hostPlatform(), env, home)).file,
+  );
+  if (new Set(files).size !== files.length)
+    throw new Error(`two client formats write the same file: ${files.join(', ')}`);
+  const handshakes = new Map<string, Promise<Handshake>>();
   const results: { client: string; scope: string; ok: boolean; output: string }[] = new Array(clients.length);
   const verify = async (index: number): Promise<void> => {
     const client = clients[index]!;
-    const home = mkdtempSync(join(tmpdir(), 'mcpengine-center-add-'));
-    try {
-      const scope = client.scopes.user !== undefined ? 'user' : 'project';
-      let output = '';
-      const code = await runAdd(
-        {
-          name: server.name,
-          client: client.id,
-          scope,
-          platform: hostPlatform(),
-          source:
-            launch !== undefined
-              ? {
-                  kind: 'command',
-                  argv: [
-                    launch.command,
-                    ...launch.args.map((arg) =>
-                      /\.(m?js|cjs)$/.test(arg) && !isAbsolute(arg) ? join(launch.cwd, arg) : arg,
-                    ),
-                  ],
-                }
-              : { kind: 'url', url: server.manifest.url! },
-          env: { ...(server.manifest.env ?? {}) },
-          headers: {},
-          vars: {},
-          yes: true,
-          dryRun: false,
-          verify: true,
-          timeoutMs: ctx.timeoutMs,
-        },
-        {
-          stdout: (text) => void (output += text),
-          stderr: (text) => void (output += text),
-          env: {
-            HOME: home,
-            PATH: process.env['PATH'] ?? '',
-            USERPROFILE: home,
-            APPDATA: join(home, 'AppData'),
-          },
-          cwd: home,
-          signal: ctx.signal,
-        },
-      );
-      results[index] = { client: client.id, scope, ok: code === 0, output: output.slice(-1500) };
-    } finally {
-      rmSync(home, { recursive: true, force: true });
-    }
+    const scope = scopeOf(client);
+    let output = '';
+    const code = await runAdd(
+      {
+        name: server.name,
+        client: client.id,
+        scope,
+        platform: hostPlatform(),
+        source:
+          launch !== undefined
+            ? {
+                kind: 'command',
+                argv: [
+                  launch.command,
+                  ...launch.args.map((arg) =>
+                    /\.(m?js|cjs)$/.test(arg) && !isAbsolute(arg) ? join(launch.cwd, arg) : arg,
+                  ),
+                ],
+              }
+            : { kind: 'url', url: server.manifest.url! },
+        env: { ...(server.manifest.env ?? {}) },
+        headers: {},
+        vars: {},
+        yes: true,
+        dryRun: false,
+        verify: true,
+        timeoutMs: ctx.timeoutMs,
+      },
+      {
+        stdout: (text) => void (output += text),
+        stderr: (text) => void (output += text),
+        env,
+        cwd: home,
+        signal: ctx.signal,
+        handshakes,
+      },
+    );
+    results[index] = { client: client.id, scope, ok: code === 0, output: output.slice(-1500) };
   };
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(INSTALL_VERIFY_JOBS, clients.length) }, async () => {
-      while (next < clients.length && !ctx.signal.aborted) await verify(next++);
-    }),
-  );
+  try {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(INSTALL_VERIFY_JOBS, clients.length) }, async () => {
+        while (next < clients.length && !ctx.signal.aborted) await verify(next++);
+      }),
+    );
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
   // Cancelled: the runner drops this outcome (the stage runs again on resume).
   if (ctx.signal.aborted) return fail('cancelled', {});
   const failed = results.filter((result) => !result.ok);
-  const evidence = { clients: results };
-  const line = `${results.length - failed.length}/${results.length} client formats verified`;
+  const evidence = { clients: results, handshakes: handshakes.size };
+  const line = `${results.length - failed.length}/${results.length} client formats verified (${handshakes.size} distinct launch${handshakes.size === 1 ? '' : 'es'} started)`;
   return failed.length === 0
     ? pass(line, evidence, 1)
     : fail(

@@ -32,6 +32,8 @@ export interface StartOptions {
   readonly stderr: (text: string) => void;
   /** Fixed token (tests); random otherwise. */
   readonly token?: string;
+  /** How long a page may be gone before its App previews are closed (default PAGE_GONE_GRACE_MS; tests: less). */
+  readonly previewGraceMs?: number;
 }
 
 export interface RunningCenter {
@@ -40,6 +42,7 @@ export interface RunningCenter {
   readonly token: string;
   readonly center: Center;
   readonly store: Store;
+  readonly previews: AppsPreviews;
   /** Cancels runs, stops the monitor and the server, closes the store. */
   stop(): Promise<void>;
 }
@@ -81,7 +84,7 @@ export async function startCenter(options: StartOptions): Promise<RunningCenter>
   const sandbox = await startSandbox('127.0.0.1', () =>
     [...allowedHosts(port)].filter((host) => !host.startsWith('[')).map((host) => `http://${host}`),
   );
-  const previews = new AppsPreviews(sandbox, options.timeoutMs ?? 30_000);
+  const previews = new AppsPreviews(sandbox, options.timeoutMs ?? 30_000, options.previewGraceMs);
   const server = createCenterServer(center, { token, assetsDir: ASSETS_DIR, previews });
   server.listen(options.port, '127.0.0.1');
   try {
@@ -130,6 +133,7 @@ export async function startCenter(options: StartOptions): Promise<RunningCenter>
     token,
     center,
     store,
+    previews,
     stop() {
       stopped ??= (async () => {
         stopMonitor();

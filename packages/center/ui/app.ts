@@ -429,6 +429,9 @@ async function serverPage(name: string): Promise<void> {
   );
 }
 
+/** This page's id: on its event stream and its previews, which the center closes once the stream is gone. */
+const pageId = crypto.randomUUID();
+
 /** The open App preview (one at a time on the page): torn down when another opens or the page changes. */
 let preview: { mounted: MountedView; viewId: string } | undefined;
 
@@ -627,7 +630,7 @@ async function openPreview(name: string, uri: string, stage: HTMLElement): Promi
   try {
     opened = await api(`servers/${encodeURIComponent(name)}/apps`, {
       method: 'POST',
-      body: JSON.stringify({ uri }),
+      body: JSON.stringify({ uri, page: pageId }),
     });
   } catch (error) {
     status.textContent = 'View: not opened';
@@ -800,7 +803,8 @@ function refreshFleet(): void {
 }
 
 function connectEvents(): void {
-  const source = new EventSource(`/api/events?token=${encodeURIComponent(token)}`);
+  // The stream names this page: when the tab goes away the center sees the stream close and ends its previews.
+  const source = new EventSource(`/api/events?token=${encodeURIComponent(token)}&page=${pageId}`);
   source.addEventListener('stage-start', (message) => {
     const event = JSON.parse((message as MessageEvent).data);
     live.textContent = `${event.server}: ${event.stage}…`;

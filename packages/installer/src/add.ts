@@ -17,6 +17,7 @@ import type { Prompter } from './sources/inputs.js';
 import { fromServerJson, parseServerJson } from './sources/server-json.js';
 import { resolveTarget, type Target } from './target.js';
 import { isLiteral, looksSecret, type Template } from './template.js';
+import type { Handshake } from './verify/engine-client.js';
 import type { Verified } from './verify/verify.js';
 import { writeEdit } from './write.js';
 
@@ -53,6 +54,8 @@ export interface InstallerIo {
   readonly prompt?: Prompter;
   /** Tests wrap the verification transport with a wire tap. */
   readonly wrapTransport?: <T extends object>(transport: T) => T;
+  /** Handshakes of launches verified before in this session, reused for an identical launch (see verifyEntry). */
+  readonly handshakes?: Map<string, Promise<Handshake>>;
 }
 
 export const INSTALLER_VERSION = '0.1.0';
@@ -121,6 +124,7 @@ async function add(request: AddRequest, io: InstallerIo): Promise<number> {
     signal: io.signal,
     clientVersion: INSTALLER_VERSION,
     ...(io.wrapTransport === undefined ? {} : { wrapTransport: io.wrapTransport }),
+    ...(io.handshakes === undefined ? {} : { handshakes: io.handshakes }),
   });
   io.stdout(`${describeVerified(verified)}\n`);
   return 0;
@@ -138,7 +142,7 @@ async function existed(plan: {
 
 export function describeVerified(verified: Verified): string {
   const version = verified.serverVersion === '' ? '' : ` ${verified.serverVersion}`;
-  return `Verified: ${verified.serverName}${version} answered over ${verified.transport === 'stdio' ? 'stdio' : verified.transport === 'sse' ? 'HTTP+SSE' : 'Streamable HTTP'} at revision ${verified.revision} (${verified.era} era) with ${verified.toolCount} tool${verified.toolCount === 1 ? '' : 's'} (${verified.launched})`;
+  return `Verified: ${verified.serverName}${version} answered over ${verified.transport === 'stdio' ? 'stdio' : verified.transport === 'sse' ? 'HTTP+SSE' : 'Streamable HTTP'} at revision ${verified.revision} (${verified.era} era) with ${verified.toolCount} tool${verified.toolCount === 1 ? '' : 's'} (${verified.launched})${verified.reused === true ? '; the same launch as one verified earlier, so its handshake was not repeated' : ''}`;
 }
 
 async function entryIn(target: Target, text: string, name: string): Promise<unknown> {

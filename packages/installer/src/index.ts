@@ -10,6 +10,7 @@ export {
   type AddSource,
   type InstallerIo,
 } from './add.js';
+export type { Handshake } from './verify/engine-client.js';
 export { runRemove, type RemoveRequest } from './remove.js';
 export { runList, listServers, type ListRequest, type ListedServer, type Listing } from './list.js';
 export { CLIENTS, CLIENT_IDS, findClient, type ClientDescriptor } from './clients/index.js';

@@ -4,7 +4,7 @@
  * with each stage's time summed over the servers in the notes.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Center, STAGES } from '@mcpengine/center';
@@ -22,6 +22,8 @@ export async function runCenterPipeline(
   const samples: number[] = [];
   const perStage = new Map<string, number[]>();
   let servers = 0;
+  // The machine is shared: the load average says how much of it the pipeline had.
+  const loads: string[] = [];
   try {
     for (let run = 0; run < settings.runs; run++) {
       const store = await openStore({ sqlitePath: join(dir, `center-${run}.db`) });
@@ -29,6 +31,7 @@ export async function runCenterPipeline(
         const center = new Center(store, REPO_ROOT, { parallelism: 2, timeoutMs: 30_000 });
         const fleet = (await center.servers()).filter((server) => server.kind === 'fleet');
         servers = fleet.length;
+        const loadBefore = loadavg()[0]!;
         const started = performance.now();
         const { done } = await center.runner.start({ servers: fleet, parallelism: 2, timeoutMs: 30_000 });
         const ended = await done;
@@ -41,8 +44,10 @@ export async function runCenterPipeline(
         }
         const failed = results.filter((r) => r.verdict === 'fail').map((r) => `${r.server}/${r.stage}`);
         samples.push(seconds);
+        const load = `${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`;
+        loads.push(load);
         log(
-          `  run ${run + 1}: ${seconds.toFixed(1)} s for ${servers} server(s)${failed.length ? `; failed: ${failed.join(', ')}` : ''}`,
+          `  run ${run + 1}: ${seconds.toFixed(1)} s for ${servers} server(s), load average ${load}; per stage (s, summed over servers): ${STAGES.map((stage) => `${stage} ${perStage.get(stage)!.at(-1)!.toFixed(1)}`).join(', ')}${failed.length ? `; failed: ${failed.join(', ')}` : ''}`,
         );
       } finally {
         await store.close();
@@ -74,7 +79,8 @@ export async function runCenterPipeline(
     ratios: {},
     notes: [
       `Per stage, seconds summed over servers (median of runs): ${STAGES.map((stage) => `${stage} ${median(perStage.get(stage) ?? []).toFixed(1)}`).join(', ')}.`,
-      'validates runs every revision the server negotiates over each transport it declares; installable verifies every client format.',
+      'validates runs every revision the server negotiates over each transport it declares; installable verifies every client format, one handshake per distinct launch.',
+      `1-minute load average at the start → end of each run: ${loads.join('; ')} (2 cores).`,
     ],
   };
 }

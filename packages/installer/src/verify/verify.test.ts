@@ -3,10 +3,10 @@
  * `npm run build` first), Streamable HTTP and HTTP+SSE, through each client's entry as written, with every
  * message the installer's client sends checked against the official schema of the negotiated revision.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { tapTransport, WireTap } from '@mcpengine/oracle';
 import { createEverythingServer } from '@mcpengine/server-everything';
 import { createServer } from 'node:http';
@@ -14,6 +14,8 @@ import type { AddressInfo } from 'node:net';
 import { createMcpHttpHandler, serveHttp, toNodeHandler, type HttpServing } from 'mcpengine/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdd, type AddRequest, type InstallerIo } from '../add.js';
+import { hostPlatform } from '../options.js';
+import type { Handshake } from './engine-client.js';
 import { FLEET_DIR_ENV } from '../sources/fleet.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -234,5 +236,62 @@ describe('--verify', () => {
     expect(JSON.parse(readFileSync(join(run.home, '.cursor', 'mcp.json'), 'utf8'))).toEqual({
       mcpServers: { everything: { url: serving.url } },
     });
+  });
+
+  it('starts an identical launch once per session: clients whose entries resolve to it share the handshake', async () => {
+    // A wrapper that notes each start, in front of the everything server.
+    const dir = mkdtempSync(join(tmpdir(), 'installer-verify-shared-'));
+    const starts = join(dir, 'starts');
+    const wrapper = join(dir, 'main.mjs');
+    writeFileSync(
+      wrapper,
+      `import { appendFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(starts)}, 'x');\nawait import(${JSON.stringify(pathToFileURL(EVERYTHING).href)});\n`,
+    );
+    const handshakes = new Map<string, Promise<Handshake>>();
+    const home = mkdtempSync(join(tmpdir(), 'installer-verify-'));
+    const verify = async (client: string, env: Record<string, string> = {}) => {
+      let out = '';
+      const code = await runAdd(
+        {
+          name: 'everything',
+          client,
+          scope: 'user',
+          platform: hostPlatform(),
+          source: { kind: 'command', argv: ['node', wrapper] },
+          env,
+          headers: {},
+          vars: {},
+          yes: false,
+          dryRun: false,
+          verify: true,
+          timeoutMs: 20_000,
+        },
+        {
+          stdout: (text) => void (out += text),
+          stderr: (text) => void (out += text),
+          env: { PATH: process.env['PATH'], HOME: home },
+          cwd: home,
+          signal: new AbortController().signal,
+          handshakes,
+        },
+      );
+      return { code, out };
+    };
+    // Cursor, Claude Code and Codex start `node main.mjs` with the same environment (Codex passes PATH and HOME).
+    const first = await verify('cursor');
+    expect(first.code).toBe(0);
+    expect(first.out).not.toMatch(/not repeated/);
+    for (const client of ['claude-code', 'codex']) {
+      const again = await verify(client);
+      expect(again.code).toBe(0);
+      expect(again.out).toMatch(/Verified: mcpengine-everything .*; the same launch as one verified earlier/);
+    }
+    expect(readFileSync(starts, 'utf8')).toBe('x');
+    // Another environment is another launch: started and verified on its own.
+    const other = await verify('goose', { EXTRA: 'yes' });
+    expect(other.code).toBe(0);
+    expect(other.out).not.toMatch(/not repeated/);
+    expect(readFileSync(starts, 'utf8')).toBe('xx');
+    expect(handshakes.size).toBe(2);
   });
 });
