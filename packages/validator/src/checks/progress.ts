@@ -213,9 +213,12 @@ export async function callTool(
       }
     },
   };
+  let cancelledInPlace = false;
   const pending = channel.call(message, options).then((call) => {
     clearTimeout(timer);
-    ctx.schema.response(call, 'tools/call');
+    // A call cancelled in place stays pending while the cancellation is watched: what arrives meanwhile belongs to
+    // other probes (validated with their own requests), and its own messages up to the cancellation are below.
+    if (!cancelledInPlace) ctx.schema.response(call, 'tools/call');
     return call;
   });
   const first = await Promise.race([pending, trigger]);
@@ -249,6 +252,8 @@ export async function callTool(
     startedAt,
     elapsedMs: at - startedAt,
   };
+  cancelledInPlace = true;
+  ctx.schema.response(snapshot, 'tools/call');
   return {
     call: snapshot,
     cancelled: {
