@@ -105,6 +105,11 @@ export interface InPlaceCancellation {
    * the cancellation, so an answer or progress of the tool arriving later was sent after it.
    */
   readonly fence: CallResult;
+  /**
+   * Where in the channel's messages an answer to the request starts to count: after the fence's answer (an
+   * earlier one may have crossed the cancellation), or right after the cancellation for a tool cancelled at once.
+   */
+  readonly answersFrom: number | undefined;
   /** How long after the fence's answer the request is watched. */
   readonly watchMs: number;
   /** The call itself, still waiting for an answer; `stop` ends the wait. */

@@ -13,7 +13,7 @@ import {
   type JsonObject,
   type Received,
 } from '@mcpengine/wire';
-import type { InPlaceCancellation, ProbeContext } from './context.js';
+import type { InPlaceCancellation, ProbeContext, ToolCallRecord } from './context.js';
 import type { Probe } from './probe.js';
 import { defineCheck } from './registry.js';
 
@@ -181,6 +181,8 @@ export async function callTool(
   ctx: ProbeContext,
   params: JsonObject,
   cancel: boolean,
+  /** Cancel this long after the first progress notification; 0 for a tool already known to keep working. */
+  cancelAfterMs = CANCEL_WINDOW_MS,
 ): Promise<{ call: CallResult; cancelled?: InPlaceCancellation }> {
   const { channel, message } = await ctx.prepare('tools/call', params);
   const meta = isObject(params['_meta']) ? params['_meta'] : {};
@@ -209,7 +211,7 @@ export async function callTool(
         paramsOf(received)['progressToken'] === progressToken
       ) {
         firstProgressAt = Date.now();
-        timer = setTimeout(keptWorking, CANCEL_WINDOW_MS);
+        timer = setTimeout(keptWorking, cancelAfterMs);
       }
     },
   };
@@ -237,14 +239,16 @@ export async function callTool(
     requestId: message['id'],
     reason: 'validator probe',
   });
+  const sentAt = channel.received.length;
   await channel.send(cancellation);
   const fence = await ctx.rpc(ctx.era === 'legacy' ? 'ping' : 'server/discover', {});
   const answered = indexOfResponse(channel.received, message['id']);
   const fenced = indexOfResponse(channel.received, fence.sent['id']);
-  if (answered !== -1 && (fenced === -1 || answered < fenced)) {
-    // The answer was on its way before the server read the cancellation: an ordinary, completed call.
-    return { call: await pending };
-  }
+  // An answer before the fence's may have been on its way before the server read the cancellation: an ordinary,
+  // completed call. Not so for a tool known to keep working well past its first progress notification (cancelled
+  // at once): an answer right behind the cancellation is one the cancellation caused.
+  const crossed = cancelAfterMs > 0 ? fenced === -1 || answered < fenced : answered < sentAt;
+  if (answered !== -1 && crossed) return { call: await pending };
   const snapshot: CallResult = {
     sent: message,
     sentText: JSON.stringify(message),
@@ -261,11 +265,39 @@ export async function callTool(
       notification: cancellation,
       at,
       fence,
+      answersFrom: cancelAfterMs > 0 ? undefined : sentAt,
       watchMs,
       pending,
       stop: () => abandon.abort(),
     },
   };
+}
+
+/**
+ * A tool that kept working CANCEL_WINDOW_MS after its first progress notification but whose answer crossed the
+ * in-place cancellation (a machine slow enough to delay the validator's timer): it is called once more and
+ * cancelled at its first progress notification, as the tool is known to keep working past it.
+ */
+async function cancelAgain(ctx: ProbeContext): Promise<ToolCallRecord | undefined> {
+  const candidate = ctx.state.toolCalls.find((record) => {
+    const first = record.call.during.find(isProgress);
+    const answeredAt = record.call.respondedAt;
+    return first !== undefined && answeredAt !== undefined && answeredAt - first.at >= CANCEL_WINDOW_MS;
+  });
+  if (candidate === undefined) return undefined;
+  const params = candidate.call.sent['params'];
+  const progressToken = 'validator-cancel-progress';
+  const { call, cancelled } = await callTool(
+    ctx,
+    {
+      name: candidate.tool['name'],
+      arguments: isObject(params) ? params['arguments'] : {},
+      _meta: { progressToken },
+    },
+    true,
+    0,
+  );
+  return cancelled === undefined ? undefined : { tool: candidate.tool, call, progressToken, cancelled };
 }
 
 function indexOfResponse(received: readonly Received[], id: unknown): number {
@@ -311,7 +343,8 @@ export const cancellationProbe: Probe = {
     // The tools probe cancelled a tool in flight when one kept working CANCEL_WINDOW_MS after its first progress
     // notification (`callTool`). A tool that answers right behind its first progress notification cannot be
     // cancelled in flight: any answer would cross the cancellation, which the spec allows.
-    const record = ctx.state.toolCalls.find((r) => r.cancelled !== undefined);
+    let record = ctx.state.toolCalls.find((r) => r.cancelled !== undefined);
+    if (record === undefined && !modernHttp) record = await cancelAgain(ctx);
     if (record === undefined || record.cancelled === undefined) {
       const withProgress = ctx.state.toolCalls.filter((r) => r.call.during.some(isProgress));
       ctx.notRun(
@@ -326,7 +359,7 @@ export const cancellationProbe: Probe = {
     }
     const { channel, fence, notification: sent } = record.cancelled;
     const name = String(record.tool['name']);
-    const label = `tools/call ${name}, cancelled once it kept working ${CANCEL_WINDOW_MS} ms after its first progress notification`;
+    const label = `tools/call ${name}, cancelled in flight (it keeps working ${CANCEL_WINDOW_MS} ms after its first progress notification)`;
     const fenceIndex = indexOfResponse(channel.received, fence.sent['id']);
     if (fenceIndex === -1) {
       record.cancelled.stop();
@@ -346,10 +379,13 @@ export const cancellationProbe: Probe = {
       isObject(r.message) && !('method' in r.message) && sameId(r.message['id'], requestId);
     const isOwnProgress = (r: Received): boolean =>
       isProgress(r) && paramsOf(r)['progressToken'] === record.progressToken;
+    const answersFrom = record.cancelled.answersFrom ?? fenceIndex + 1;
     const watched = (): Received[] =>
-      channel.received
-        .slice(fenceIndex + 1)
-        .filter((r) => r.at <= fenceAt + watchMs && (isAnswer(r) || isOwnProgress(r)));
+      channel.received.filter(
+        (r, index) =>
+          r.at <= fenceAt + watchMs &&
+          ((index >= answersFrom && isAnswer(r)) || (index > fenceIndex && isOwnProgress(r))),
+      );
     const end = fence.startedAt + fence.elapsedMs + watchMs;
     while (Date.now() < end && watched().length === 0)
       await new Promise((resolve) => setTimeout(resolve, Math.min(50, end - Date.now())));
