@@ -19,7 +19,6 @@ import {
 import type { Target } from '../target.js';
 import {
   HttpChannel,
-  type CallOptions,
   type CallResult,
   type Channel,
   type JsonObject,
@@ -85,8 +84,37 @@ export interface Inventory {
 /** A tool call made by the tools probe, kept for the progress and MRTR probes. */
 export interface ToolCallRecord {
   readonly tool: JsonObject;
+  /** The exchange; for a call cancelled in place, what had arrived when the cancellation was sent. */
   readonly call: CallResult;
   readonly progressToken: string;
+  /** Set when the tools probe cancelled this call in flight (the cancellation probe judges what followed). */
+  readonly cancelled?: InPlaceCancellation;
+}
+
+/**
+ * A tool call cancelled while it was still working (it kept reporting progress), instead of being waited for and
+ * then called a second time just to be cancelled.
+ */
+export interface InPlaceCancellation {
+  readonly channel: Channel;
+  /** The `notifications/cancelled` sent, and when. */
+  readonly notification: JsonObject;
+  readonly at: number;
+  /**
+   * The request sent right behind the cancellation and its answer: once that answer is in, the server has read
+   * the cancellation, so an answer or progress of the tool arriving later was sent after it.
+   */
+  readonly fence: CallResult;
+  /**
+   * Where in the channel's messages an answer to the request starts to count: after the fence's answer (an
+   * earlier one may have crossed the cancellation), or right after the cancellation for a tool cancelled at once.
+   */
+  readonly answersFrom: number | undefined;
+  /** How long after the fence's answer the request is watched. */
+  readonly watchMs: number;
+  /** The call itself, still waiting for an answer; `stop` ends the wait. */
+  readonly pending: Promise<CallResult>;
+  stop(): void;
 }
 
 /** What the probes of one revision share: the outcomes, the session, the server's profile, the lists. */
@@ -445,22 +473,35 @@ export class ProbeContext {
    * response (and anything that arrived with it) is validated against the revision's schema.
    */
   async rpc(method: string, params?: JsonObject, options: ModernRequestOptions = {}): Promise<CallResult> {
-    const callOptions: CallOptions = {
+    const { channel, message } = await this.prepare(method, params, options);
+    const call = await channel.call(message, {
       timeoutMs: options.timeoutMs ?? this.settings.requestTimeoutMs,
       ...options,
-    };
-    let call: CallResult;
+    });
+    this.schema.response(call, method);
+    return call;
+  }
+
+  /**
+   * The message `rpc` would send and the shared channel it would go on, for a probe that must know the request's
+   * id while it waits (to cancel it).
+   */
+  async prepare(
+    method: string,
+    params?: JsonObject,
+    options: ModernRequestOptions = {},
+  ): Promise<{ channel: Channel; message: JsonObject }> {
     if (this.era === 'legacy') {
       const session = await this.session();
       if (session === undefined)
         throw new ProbeAbort(`the server no longer initializes with ${this.revision}`);
-      call = await session.request(method, params, callOptions);
-    } else {
-      const channel = await this.modernChannel();
-      call = await channel.call(modernRequest(channel, this.revision, method, params, options), callOptions);
+      const id = options.id ?? session.channel.nextId();
+      const message =
+        params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
+      return { channel: session.channel, message };
     }
-    this.schema.response(call, method);
-    return call;
+    const channel = await this.modernChannel();
+    return { channel, message: modernRequest(channel, this.revision, method, params, options) };
   }
 
   /** A second, shared connection (a second process on stdio), distinct from the main one. */

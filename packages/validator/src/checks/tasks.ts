@@ -189,6 +189,9 @@ const WITH_A_TASK = [
   TASKS_PROGRESS,
 ];
 
+/** How long a tool's tasks must stay working for the validator to cancel one (see the cancellation below). */
+const TASK_CANCEL_MIN_MS = 250;
+
 export const tasksProbe: Probe = {
   name: 'tasks',
   eras: ['legacy'],
@@ -486,6 +489,9 @@ export const tasksProbe: Probe = {
         ['id-unique'],
       );
     }
+    // How long a task of this tool stays working: from its CreateTaskResult to the answer of the blocking
+    // tasks/result (at most that long).
+    let workedAtMostMs: number | undefined;
     if (typeof thirdId !== 'string' || taskOf(third)?.['status'] !== 'working')
       ctx.notRun(TASKS_RESULT, 'no task was still working when its result was asked for');
     else {
@@ -495,6 +501,19 @@ export const tasksProbe: Probe = {
         { timeoutMs: ctx.settings.requestTimeoutMs * 3 },
       );
       judgePayload(ctx, blocked, thirdId, 'blocks');
+      if (blocked.response !== undefined)
+        workedAtMostMs = blocked.startedAt + blocked.elapsedMs - (third.startedAt + third.elapsedMs);
+    }
+
+    // Cancelling a task that finishes within moments is a race the validator would win in one run and lose in
+    // the next (a tool whose work fails at once, like an API call to an unreachable host): the cancellation
+    // statements would flip between passed and not run. Such a tool's tasks are not cancelled at all.
+    if (workedAtMostMs !== undefined && workedAtMostMs < TASK_CANCEL_MIN_MS) {
+      ctx.notRun(
+        TASKS_CANCEL,
+        `a task of ${String(name)} is terminal within ${Math.max(0, Math.round(workedAtMostMs))} ms of its creation, too soon to cancel one reliably while it works (at least ${TASK_CANCEL_MIN_MS} ms needed)`,
+      );
+      return;
     }
 
     // A second task, cancelled while it works.

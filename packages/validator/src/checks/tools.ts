@@ -11,6 +11,7 @@ import { binaryProblems, CONTENT_BASE64, deepEqual, failProblems, textBlocks } f
 import type { ProbeContext } from './context.js';
 import { errorCode, isError, isResult } from './expect.js';
 import { invalidInstance, judgeSchema, sampleInstance, validates } from './instances.js';
+import { CANCEL_WINDOW_MS, callTool } from './progress.js';
 import {
   CACHING_HINTS,
   compareViewpoints,
@@ -423,6 +424,7 @@ async function callTools(ctx: ProbeContext, tools: readonly JsonObject[]): Promi
   let embeddedSeen = false;
   let binarySeen = false;
   let index = 0;
+  let cancelled: JsonObject | undefined;
   for (const tool of callable.slice(0, MAX_CALLS)) {
     const name = String(tool['name']);
     const schema = isObject(tool['inputSchema']) ? tool['inputSchema'] : {};
@@ -435,15 +437,31 @@ async function callTools(ctx: ProbeContext, tools: readonly JsonObject[]): Promi
     const progressToken = `validator-progress-${++index}`;
     const annotations = tool['annotations'];
     if (!(isObject(annotations) && annotations['readOnlyHint'] === true)) ctx.state.mutated = true;
-    const call = await ctx.rpc(
-      'tools/call',
+    // One tool that keeps working is cancelled in flight for the cancellation check (not on Streamable HTTP in
+    // 2026-07-28, where cancelling means closing the stream).
+    const cancellable = cancelled === undefined && !(ctx.era === 'modern' && ctx.target.kind !== 'stdio');
+    const { call, cancelled: inPlace } = await callTool(
+      ctx,
       { name, arguments: args, _meta: { progressToken } },
-      {
-        progressExtendsToMs: ctx.settings.requestTimeoutMs * 3,
-      },
+      cancellable,
     );
-    ctx.state.toolCalls.push({ tool, call, progressToken });
+    ctx.state.toolCalls.push({
+      tool,
+      call,
+      progressToken,
+      ...(inPlace === undefined ? {} : { cancelled: inPlace }),
+    });
     const evidence = [callEvidence(call, `tools/call ${name}`)];
+    if (inPlace !== undefined) {
+      // Its result never comes: the checks on results rest on the other tools (interpretations.md).
+      cancelled = tool;
+      ctx.notRun(
+        TOOLS_CALL,
+        `${name}: cancelled mid-flight to test cancellation (still working ${CANCEL_WINDOW_MS} ms after its first progress notification), so its result was not judged`,
+        evidence,
+      );
+      continue;
+    }
     const result = resultOf(call);
     if (errorCode(call) === -32021) {
       ctx.pass(
@@ -551,10 +569,23 @@ async function callTools(ctx: ProbeContext, tools: readonly JsonObject[]): Promi
       );
     }
   }
-  if (!structuredSeen) ctx.notRun(TOOLS_STRUCTURED, 'no called tool declares an outputSchema');
-  if (!structuredTextSeen) ctx.notRun(TOOLS_STRUCTURED_TEXT, 'no called tool returned structuredContent');
-  if (!embeddedSeen) ctx.notRun(TOOLS_EMBEDDED_NEEDS_RESOURCES, 'no called tool returned embedded resources');
-  if (!binarySeen) ctx.notRun(CONTENT_BASE64, 'no called tool returned binary content');
+  // A tool cancelled in flight returned nothing: say so where its result might have been the evidence.
+  const unseen =
+    cancelled === undefined
+      ? ''
+      : ` (${String(cancelled['name'])} was cancelled mid-flight to test cancellation: its result was not seen)`;
+  if (!structuredSeen)
+    ctx.notRun(
+      TOOLS_STRUCTURED,
+      cancelled?.['outputSchema'] !== undefined && factsOf(ctx.revision).structuredContent
+        ? `${String(cancelled?.['name'])} declares an outputSchema but was cancelled mid-flight to test cancellation, and no other called tool returned a result under one`
+        : 'no called tool declares an outputSchema',
+    );
+  if (!structuredTextSeen)
+    ctx.notRun(TOOLS_STRUCTURED_TEXT, `no called tool returned structuredContent${unseen}`);
+  if (!embeddedSeen)
+    ctx.notRun(TOOLS_EMBEDDED_NEEDS_RESOURCES, `no called tool returned embedded resources${unseen}`);
+  if (!binarySeen) ctx.notRun(CONTENT_BASE64, `no called tool returned binary content${unseen}`);
   else if (!ctx.recorded(CONTENT_BASE64))
     ctx.pass(CONTENT_BASE64, 'binary content is base64 with MIME types');
 }
