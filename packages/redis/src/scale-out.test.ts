@@ -412,6 +412,15 @@ describe('scale-out on Redis: three nodes behind a non-sticky round-robin proxy'
         updates.push(n.params.uri);
       });
       await client.subscribeResource({ uri });
+      // Updates unrelated to a request travel only on the client's GET stream, which the SDK client opens on its
+      // own after initialization: under load it may not be open yet, and an update sent before has nowhere to go.
+      await eventually(
+        async () =>
+          proxy.log.some(
+            (r) => r.method === 'GET' && r.sessionId === transport.sessionId && r.status === 200,
+          ),
+        "the client's GET stream",
+      );
       // Three calls, three nodes: each node's update reaches the node holding the client's GET stream.
       for (let i = 0; i < 3; i++) await client.callTool({ name: 'touch_watched_resource', arguments: {} });
       await eventually(async () => updates.length === 3, 'three updates');
