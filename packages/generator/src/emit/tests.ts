@@ -203,7 +203,8 @@ export const mcpengineTestEmitter: TestEmitter = {
       'server:',
       '  command: node',
       `  args: ${json(['../dist/index.js', '--uncurated', '--expose', 'all', '--base-url', NOWHERE])}`,
-      ...(Object.keys(mockEnv).length === 0 ? [] : [`  env: ${json(mockEnv)}`]),
+      // No retries: the unreachable API is a tool error at once, not after the backoff (~1.5 s per file).
+      `  env: ${json({ ...mockEnv, [`${api.envPrefix}_MAX_RETRIES`]: '0' })}`,
       'revision: [2025-06-18, 2026-07-28]',
       'tests:',
       `  - name: ${json(`lists every operation as a tool (${names.length})`)}`,
