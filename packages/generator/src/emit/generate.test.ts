@@ -1,7 +1,9 @@
 /**
  * `generate` end to end: the project is written, compiles on its own (its own tsconfig, the engine as its only
- * dependency), its server starts on stdio and calls a real local API, its smoke test passes against Prism,
- * its server.json is valid against the MCP Registry schema, and regenerating keeps hand edits apart.
+ * dependency), its server starts on stdio and calls a real local API, its server.json is valid against the MCP
+ * Registry schema, its generated tests (smoke test against Prism, generated.mcp.yaml) pass once src/custom/ has
+ * curated it, with no variable set, because they run `--uncurated`, which really leaves the customisation out,
+ * and regenerating keeps hand edits apart.
  */
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -42,8 +44,49 @@ function link(project: string): void {
   }
 }
 
+/** A customisation that changes everything the generated tests assume (see the curated-project test). */
+const CURATED_CUSTOMIZE = `import type { McpServer } from 'mcpengine/server';
+import type { OperationCaller } from '../runtime/call.js';
+import { ConfigurationError, type RuntimeOptions } from '../runtime/config.js';
+import type { OperationTool } from '../runtime/model.js';
+import type { Exposure } from '../runtime/register.js';
+
+export interface Customization {
+  readonly tool?: (tool: OperationTool) => OperationTool | undefined;
+  readonly extend?: (server: McpServer, caller: OperationCaller) => void;
+  readonly runtime?: RuntimeOptions;
+  readonly expose?: Exposure;
+  readonly instructions?: string;
+}
+
+function checkCredentials(): void {
+  if (!process.env['NOTES_CUSTOM_TOKEN'])
+    throw new ConfigurationError('missing environment variable: set NOTES_CUSTOM_TOKEN (the curated notes server)');
+}
+
+export const customize: Customization = {
+  tool: (tool) => {
+    checkCredentials();
+    if (tool.name === 'health') return { ...tool, name: 'check_health' };
+    if (tool.name === 'deleteNote') return undefined;
+    if (tool.name === 'createNote') return { ...tool, inputSchema: { ...tool.inputSchema, required: [] } };
+    return tool;
+  },
+  extend: (server) =>
+    server.addTool({
+      name: 'notes_help',
+      description: 'How to use the notes tools',
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      handler: async () => 'List notes first.',
+    }),
+  runtime: { maxRetries: 0 },
+  expose: 'groups',
+  instructions: 'Curated notes.',
+};
+`;
+
 describe('generate', () => {
-  it('writes a project that builds on its own, serves, and passes its own smoke test against Prism', async () => {
+  it('writes a project that builds on its own and serves', async () => {
     const result = await generateProject({ spec, out });
     expect(result.name).toBe('notes-api');
     expect(result.warnings).toEqual([]);
@@ -124,32 +167,6 @@ describe('generate', () => {
       await new Promise<void>((resolve) => api.close(() => resolve()));
     }
     tap.assertClean();
-
-    // Its tests in the `mcpengine test` format, run by the test runner (every message checked by the oracle).
-    const yaml = readFileSync(join(out, 'test/generated.mcp.yaml'), 'utf8');
-    expect(yaml).toContain('rejectsInput: true');
-    const summary = await runFiles([{ file: join(out, 'test/generated.mcp.yaml'), kind: 'yaml' }], {
-      jobs: 1,
-    });
-    const suite = summary.suites[0]!;
-    expect(suite.connectionError ?? suite.fileError).toBeUndefined();
-    expect(suite.tests.map((t) => `${t.name}: ${t.status} ${t.failures.join('; ')}`)).toEqual([
-      'lists every operation as a tool (5) [2025-06-18]: passed ',
-      'createNote refuses arguments without its required ones [2025-06-18]: passed ',
-      'health reports an API it cannot reach as a tool error [2025-06-18]: passed ',
-      'lists every operation as a tool (5) [2026-07-28]: passed ',
-      'createNote refuses arguments without its required ones [2026-07-28]: passed ',
-      'health reports an API it cannot reach as a tool error [2026-07-28]: passed ',
-    ]);
-
-    // The project's own test (Prism mock).
-    const vitest = join(dirname(require.resolve('vitest/package.json')), 'vitest.mjs');
-    const output = execFileSync(process.execPath, [vitest, 'run'], {
-      cwd: out,
-      encoding: 'utf8',
-      env: { ...process.env, CI: '1' },
-    });
-    expect(output).toMatch(/1 passed/);
   }, 300_000);
 
   it('refuses to start with a missing credential, naming the variable, and exits 2', () => {
@@ -171,6 +188,99 @@ describe('generate', () => {
       'missing environment variable: set NOTES_APIKEY_API_KEY (security scheme apiKey of the description)',
     );
   });
+
+  it('documents --uncurated in --help', () => {
+    const help = execFileSync(process.execPath, ['dist/index.js', '--help'], {
+      cwd: out,
+      env: { PATH: process.env['PATH'] ?? '' },
+      encoding: 'utf8',
+    });
+    expect(help).toContain('--uncurated');
+    expect(help).toContain('NOTES_*');
+  });
+
+  it('passes its generated tests once src/custom/ curates it, with no variable set; --uncurated leaves the customisation out', async () => {
+    // Everything the generated tests assume, changed: the smoke tool renamed, a required argument dropped,
+    // an operation dropped, a credential of the customisation's own required, an extra tool, groups.
+    writeFileSync(join(out, 'src/custom/customize.ts'), CURATED_CUSTOMIZE);
+    execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], {
+      cwd: out,
+      stdio: 'pipe',
+    });
+    const bare = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '' };
+    const listTools = async (args: string[], env: Record<string, string>) => {
+      const session = await new Client({ name: 'generate-test', version: '1.0.0' }).connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: ['dist/index.js', ...args],
+          env,
+          cwd: out,
+        }),
+      );
+      try {
+        const names: string[] = [];
+        for await (const tool of session.tools()) names.push(tool.name);
+        return { names: names.sort(), instructions: session.instructions };
+      } finally {
+        await session.close();
+      }
+    };
+    const key = { NOTES_APIKEY_API_KEY: 'key-0123456789' };
+
+    // Curated: the customisation's credential is required, and its tools are what a client sees.
+    let status: number | null = 0;
+    let stderr = '';
+    try {
+      execFileSync(process.execPath, ['dist/index.js'], {
+        cwd: out,
+        env: { ...bare, ...key },
+        stdio: 'pipe',
+        input: '',
+      });
+    } catch (error) {
+      status = (error as { status: number }).status;
+      stderr = String((error as { stderr: Buffer }).stderr);
+    }
+    expect(status).toBe(2);
+    expect(stderr.trim()).toBe(
+      'missing environment variable: set NOTES_CUSTOM_TOKEN (the curated notes server)',
+    );
+    const curated = await listTools(['--expose', 'all'], { ...key, NOTES_CUSTOM_TOKEN: 'custom' });
+    expect(curated.names).toEqual(['check_health', 'createNote', 'getNote', 'listNotes', 'notes_help']);
+    expect(curated.instructions).toBe('Curated notes.');
+
+    // --uncurated: no custom credential needed, the generated operations under their generated names.
+    const uncurated = await listTools(['--uncurated'], key);
+    expect(uncurated.names).toEqual(['createNote', 'deleteNote', 'getNote', 'health', 'listNotes']);
+    expect(uncurated.instructions).toBe('Tools that call the Notes API HTTP API.');
+
+    // Its tests in the `mcpengine test` format, run by the test runner (every message checked by the oracle).
+    const yaml = readFileSync(join(out, 'test/generated.mcp.yaml'), 'utf8');
+    expect(yaml).toContain('rejectsInput: true');
+    expect(yaml).toContain('"--uncurated"');
+    const summary = await runFiles([{ file: join(out, 'test/generated.mcp.yaml'), kind: 'yaml' }], {
+      jobs: 1,
+    });
+    const suite = summary.suites[0]!;
+    expect(suite.connectionError ?? suite.fileError).toBeUndefined();
+    expect(suite.tests.map((t) => `${t.name}: ${t.status} ${t.failures.join('; ')}`)).toEqual([
+      'lists every operation as a tool (5) [2025-06-18]: passed ',
+      'createNote refuses arguments without its required ones [2025-06-18]: passed ',
+      'health reports an API it cannot reach as a tool error [2025-06-18]: passed ',
+      'lists every operation as a tool (5) [2026-07-28]: passed ',
+      'createNote refuses arguments without its required ones [2026-07-28]: passed ',
+      'health reports an API it cannot reach as a tool error [2026-07-28]: passed ',
+    ]);
+
+    // The project's own smoke test (Prism mock), in an environment with nothing but PATH and HOME.
+    const vitest = join(dirname(require.resolve('vitest/package.json')), 'vitest.mjs');
+    const output = execFileSync(process.execPath, [vitest, 'run'], {
+      cwd: out,
+      encoding: 'utf8',
+      env: { ...bare, CI: '1' },
+    });
+    expect(output).toMatch(/1 passed/);
+  }, 300_000);
 
   it('regenerates after a change of the description, keeping custom files and hand edits apart', async () => {
     const custom = join(out, 'src/custom/customize.ts');

@@ -430,6 +430,51 @@ describe('credentials', () => {
     );
   });
 
+  it('sends a credential once when the operation also declares it as a parameter (the credential wins)', async () => {
+    handler = (_req, res) => json(res, 200, { ok: true });
+    const inQuery = {
+      name: 'key',
+      type: 'apiKey',
+      in: 'query',
+      param: 'key',
+      env: { key: 'TEST_KEY' },
+    } as const;
+    const inCookie = {
+      name: 'sid',
+      type: 'apiKey',
+      in: 'cookie',
+      param: 'sid',
+      env: { key: 'TEST_SID' },
+    } as const;
+    const { client } = await serve(
+      model(
+        [
+          tool({
+            name: 'get',
+            method: 'get',
+            path: '/x',
+            security: [['key', 'sid']],
+            params: [
+              { arg: 'key', name: 'key', in: 'query', required: true, style: 'form', explode: true },
+              { arg: 'q', name: 'q', in: 'query', required: false, style: 'form', explode: true },
+              { arg: 'sid', name: 'sid', in: 'cookie', required: false, style: 'form', explode: true },
+              { arg: 'lang', name: 'lang', in: 'cookie', required: false, style: 'form', explode: true },
+            ],
+          }),
+        ],
+        { schemes: [inQuery, inCookie] },
+      ),
+      { TEST_KEY: 'configured-key', TEST_SID: 'configured-sid' },
+    );
+    seen.length = 0;
+    const result = await client.call('get', { key: 'sample', q: 'a', sid: 'sample', lang: 'en' });
+    expect(result.isError ?? false).toBe(false);
+    expect(seen.at(-1)!.url).toBe('/x?q=a&key=configured-key');
+    expect(seen.at(-1)!.headers['cookie']).toBe('sid=configured-sid; lang=en');
+    await client.close();
+    client.tap.assertClean();
+  });
+
   it('fetches an OAuth2 client-credentials token once, caches it and sends it', async () => {
     const auth = await startDevAuthServer({
       clients: [

@@ -248,7 +248,7 @@ export async function buildRequest(
   let path = tool.path;
   const query: [string, string][] = [];
   const headers: Record<string, string> = { accept: 'application/json, */*;q=0.5' };
-  const cookies: [string, string][] = [...auth.cookies];
+  const cookies: [string, string][] = [];
   for (const binding of tool.params) {
     const value = args[binding.arg];
     if (value === undefined || value === null) {
@@ -271,10 +271,17 @@ export async function buildRequest(
     }
   }
   const url = joinUrl(baseUrl, path);
-  for (const [key, value] of [...query, ...auth.query]) url.searchParams.append(key, value);
+  // A parameter named like a credential the call carries is left to the credential, as headers are: Trello
+  // declares its key and token both as query parameters and as schemes, and a repeated key is an array to the API.
+  const credential = (pairs: readonly [string, string][]) => new Set(pairs.map(([key]) => key));
+  const queryCredentials = credential(auth.query);
+  for (const [key, value] of [...query.filter(([key]) => !queryCredentials.has(key)), ...auth.query])
+    url.searchParams.append(key, value);
   Object.assign(headers, extraHeaders, auth.headers);
-  if (cookies.length > 0)
-    headers['cookie'] = cookies.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ');
+  const cookieCredentials = credential(auth.cookies);
+  const sentCookies = [...auth.cookies, ...cookies.filter(([key]) => !cookieCredentials.has(key))];
+  if (sentCookies.length > 0)
+    headers['cookie'] = sentCookies.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ');
   let body: BuiltRequest['body'];
   if (tool.body !== undefined) {
     const value = bodyValue(tool.body, args);
