@@ -10,6 +10,8 @@
  *                    four while the machine is idle)            --no-validate  map and serve only
  *   --memory MB      heap cap of each worker thread (default 4096)
  *   --no-docs        do not rewrite docs/generator.md             --mock       the Prism run (every tool)
+ *   --api NAME[,NAME] with --mock: only these APIs (twilio, searchconsole, stripe, github, slack, n8n; repeatable);
+ *                    their results replace the same APIs' in `.cache/openapi/mock-results.json`, the others stay
  *   --resume         keep the outcomes of an earlier, interrupted run of the same mode and only check the rest
  *   --report         check nothing: write the table of docs/generator.md from the progress file so far
  *
@@ -43,6 +45,7 @@ const { values } = parseArgs({
     'no-validate': { type: 'boolean' },
     'no-docs': { type: 'boolean' },
     mock: { type: 'boolean' },
+    api: { type: 'string', multiple: true },
     resume: { type: 'boolean' },
     report: { type: 'boolean' },
   },
@@ -134,18 +137,46 @@ class WorkerPool {
   }
 }
 
+const MOCK_APIS = [
+  ['Twilio API v2010', 'twilio'],
+  ['Google Search Console', 'searchconsole'],
+  ['Stripe', 'stripe'],
+  ['GitHub', 'github'],
+  ['Slack', 'slack'],
+  ['n8n', 'n8n'],
+] as const;
+
+/** The APIs `--api` names (all six without it); an unknown name ends the run with the list of known ones. */
+function mockApis(): (typeof MOCK_APIS)[number][] {
+  if (values.api === undefined) return [...MOCK_APIS];
+  const names = values.api.flatMap((value) => value.split(',')).map((name) => name.trim().toLowerCase());
+  const known: readonly string[] = MOCK_APIS.map(([, key]) => key);
+  const unknown = names.filter((name) => !known.includes(name));
+  if (unknown.length > 0 || names.length === 0) {
+    log(`corpus: --api: unknown API "${unknown[0] ?? ''}"; known: ${known.join(', ')}`);
+    process.exit(2);
+  }
+  return MOCK_APIS.filter(([, key]) => names.includes(key));
+}
+
 async function mockRun(): Promise<void> {
-  const apis = [
-    ['Twilio API v2010', 'twilio'],
-    ['Google Search Console', 'searchconsole'],
-    ['Stripe', 'stripe'],
-    ['GitHub', 'github'],
-    ['Slack', 'slack'],
-    ['n8n', 'n8n'],
-  ] as const;
+  const apis = mockApis();
+  const stored = join(CACHE_DIR, 'mock-results.json');
+  // A run of some APIs replaces theirs and keeps the others' last results (read again before each write, so
+  // that runs of different APIs side by side do not drop each other's), so the table covers all six.
+  const earlier = (): MockCheck[] => {
+    if (values.api === undefined || !existsSync(stored)) return [];
+    try {
+      return JSON.parse(readFileSync(stored, 'utf8')) as MockCheck[];
+    } catch {
+      log(`corpus: ${stored} is not readable JSON; its results are replaced`);
+      return [];
+    }
+  };
   const results: MockCheck[] = [];
   for (const [label, key] of apis) {
     log(`mock: ${label}…`);
+    const started = Date.now();
     const result = await checkAgainstMock(label, apiDescription(key), {
       count: 'all',
       ...(key === 'stripe' ? { refDepth: STRIPE_REF_DEPTH } : {}),
@@ -153,16 +184,21 @@ async function mockRun(): Promise<void> {
         if (done % 25 === 0 || done === total) log(`  ${done}/${total}`);
       },
     });
-    results.push(result);
+    results.push({ ...result, ranAt: new Date(started).toISOString(), ms: Date.now() - started });
     log(
       `mock: ${label}: ${result.called - result.failures.length}/${result.called} calls reached a 2xx, ${result.violations.length} request violations`,
     );
     for (const failure of result.failures.slice(0, 20))
       log(`  ✗ ${failure.tool}: ${failure.detail.slice(0, 300)}`);
+    // Written after each API, so an interrupted run keeps the APIs it finished.
+    const kept = earlier();
+    const merged = MOCK_APIS.map(
+      ([name]) => results.find((r) => r.api === name) ?? kept.find((r) => r.api === name),
+    ).filter((r): r is MockCheck => r !== undefined);
+    writeFileSync(stored, `${JSON.stringify(merged, null, 2)}\n`);
+    if (!values['no-docs'] && existsSync(DOC))
+      writeFileSync(DOC, replaceSection(readFileSync(DOC, 'utf8'), 'mock', renderMockTable(merged)));
   }
-  writeFileSync(join(CACHE_DIR, 'mock-results.json'), `${JSON.stringify(results, null, 2)}\n`);
-  if (!values['no-docs'] && existsSync(DOC))
-    writeFileSync(DOC, replaceSection(readFileSync(DOC, 'utf8'), 'mock', renderMockTable(results)));
   process.exitCode = results.some(
     (r) => r.failures.length > 0 || r.violations.length > 0 || r.wireViolations > 0,
   )
@@ -341,6 +377,10 @@ function reportRun(): void {
     );
 }
 
+if (values.api !== undefined && !values.mock) {
+  log('corpus: --api selects APIs of the --mock run; add --mock');
+  process.exit(2);
+}
 if (values.report) reportRun();
 else if (values.mock) await mockRun();
 else await corpusRun();
