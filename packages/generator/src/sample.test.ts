@@ -40,6 +40,13 @@ describe('sample arguments', () => {
     expect(value).toBe('aaaaa');
     expect(sampleForPattern('^[a-z]{1,3}$', 5)).toBe('a'); // an impossible minLength: the pattern wins
     validSample({ type: 'string', pattern: '^[0-9a-f]*$', minLength: 40, maxLength: 40 });
+    // AWS's ARNs: the length comes from inside an optional group at the end
+    validSample({
+      type: 'string',
+      pattern: '^arn(:[a-z0-9]+([.-][a-z0-9]+)*){2}(:([a-z0-9]+([.-][a-z0-9]+)*)?){2}:([^/].*)?$',
+      minLength: 20,
+      maxLength: 2048,
+    });
   });
 
   it('fills required properties, enums, minimums and minProperties', () => {
@@ -133,6 +140,22 @@ describe('sample arguments', () => {
     expect(validSample({ oneOf: [{ type: 'number' }, { type: 'integer' }, { type: 'string' }] })).toBe(
       'sample',
     );
+  });
+
+  it('gives maps with minProperties entries of their own', () => {
+    expect(
+      validSample({
+        type: 'object',
+        minProperties: 1,
+        additionalProperties: { type: 'string', maxLength: 256 },
+      }),
+    ).toEqual({ sample: 'sample' });
+    validSample({
+      type: 'object',
+      minProperties: 2,
+      propertyNames: { pattern: '^[A-Z]+$' },
+      additionalProperties: { type: 'integer' },
+    });
   });
 
   it('merges allOf parts', () => {

@@ -233,32 +233,34 @@ class PatternParser {
   }
 }
 
-/** Generates a string from alternatives, stretching repetitions until `minLength` is reached where possible. */
+/**
+ * A string per alternative, stretched towards `minLength`: from the last piece backwards, a group is asked for
+ * the missing length itself, an optional piece is made to appear, a repeatable one repeated more (always within
+ * its quantifier, so the string keeps the pattern's shape).
+ */
 function generate(alternatives: Alternatives, minLength: number): string[] {
-  const out: string[] = [];
-  for (const sequence of alternatives) {
+  const unitOf = (atom: Atom, length: number) =>
+    atom.kind === 'text' ? atom.text : (generate(atom.alternatives, length)[0] ?? '');
+  return alternatives.map((sequence) => {
     const counts = sequence.map((piece) => piece.min);
-    const build = () =>
-      sequence
-        .map((piece, k) => {
-          const text =
-            piece.atom.kind === 'text' ? piece.atom.text : (generate(piece.atom.alternatives, 0)[0] ?? '');
-          return text.repeat(counts[k]!);
-        })
-        .join('');
+    const units = sequence.map((piece) => unitOf(piece.atom, 0));
+    const build = () => sequence.map((_, k) => units[k]!.repeat(counts[k]!)).join('');
     let text = build();
-    // Grow the last repeatable non-empty piece to reach the minimum length.
     for (let k = sequence.length - 1; k >= 0 && text.length < minLength; k--) {
       const piece = sequence[k]!;
-      const unit =
-        piece.atom.kind === 'text' ? piece.atom.text : (generate(piece.atom.alternatives, 0)[0] ?? '');
-      if (unit.length === 0 || piece.max <= counts[k]!) continue;
-      counts[k] = Math.min(piece.max, counts[k]! + Math.ceil((minLength - text.length) / unit.length));
+      if (piece.max === 0) continue;
+      if (counts[k] === 0) counts[k] = 1;
+      if (piece.atom.kind === 'group')
+        units[k] = unitOf(piece.atom, units[k]!.length + minLength - build().length);
       text = build();
+      const unit = units[k]!;
+      if (text.length < minLength && unit.length > 0 && piece.max > counts[k]!) {
+        counts[k] = Math.min(piece.max, counts[k]! + Math.ceil((minLength - text.length) / unit.length));
+        text = build();
+      }
     }
-    out.push(text);
-  }
-  return out;
+    return text;
+  });
 }
 
 /**
@@ -372,7 +374,12 @@ function variation(schema: unknown, base: unknown, n: number): unknown {
   if (n === 0 || !isObject(schema)) return base;
   const candidates: unknown[] = [];
   if (Array.isArray(schema['enum'])) candidates.push(schema['enum'][n]);
-  if (typeof base === 'string') candidates.push(`${base}${n}`, `${base.slice(0, -1)}${n}`);
+  if (typeof base === 'string') {
+    candidates.push(`${base}${n}`, `${base.slice(0, -1)}${n}`);
+    // a longer string of the pattern (`^[A-Z]+$`: A, AA…)
+    if (typeof schema['pattern'] === 'string')
+      candidates.push(sampleForPattern(schema['pattern'], base.length + n));
+  }
   if (typeof base === 'number') {
     const step = typeof schema['multipleOf'] === 'number' ? schema['multipleOf'] : 1;
     candidates.push(base + n * step, base - n * step);
@@ -383,7 +390,8 @@ function variation(schema: unknown, base: unknown, n: number): unknown {
     for (const [name, value] of Object.entries(base))
       candidates.push({ ...base, [name]: variation(properties[name], value, n) });
   }
-  return candidates.find((c) => c !== undefined && matches(schema, c)) ?? base;
+  const same = JSON.stringify(base);
+  return candidates.find((c) => c !== undefined && JSON.stringify(c) !== same && matches(schema, c)) ?? base;
 }
 
 export function sampleValue(schema: unknown, depth = 0): unknown {
@@ -491,7 +499,20 @@ export function sampleObject(schema: Schema, depth = 0): Record<string, unknown>
     if (Object.keys(out).length >= min) break;
     if (!(name in out)) out[name] = sampleValue(properties[name], depth);
   }
+  // A map (AWS's `Tags`, `minProperties: 1`): entries of its own, where extra properties are allowed.
+  if (schema['additionalProperties'] !== false)
+    for (let n = 1; Object.keys(out).length < min && n <= min + 10; n++) {
+      const name = sampleNameOf(schema, n);
+      if (!(name in out)) out[name] = sampleValue(extra, depth);
+    }
   return out;
+}
+
+/** A property name for a map's n-th entry, within `propertyNames` when it says how. */
+function sampleNameOf(schema: Schema, n: number): string {
+  const names = isObject(schema['propertyNames']) ? schema['propertyNames'] : {};
+  const base = sampleString({ type: 'string', ...names });
+  return n === 1 ? base : (variation({ type: 'string', ...names }, base, n - 1) as string);
 }
 
 /** Sample arguments for a tool's input schema. */
