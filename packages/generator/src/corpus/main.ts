@@ -13,7 +13,9 @@
  *   --api NAME[,NAME] with --mock: only these APIs (twilio, searchconsole, stripe, github, slack, n8n; repeatable);
  *                    their results replace the same APIs' in `.cache/openapi/mock-results.json`, the others stay
  *   --resume         keep the outcomes of an earlier, interrupted run of the same mode and only check the rest
+ *   --arguments      check only the mock run's sample arguments of every tool against its input schema
  *   --report         check nothing: write the table of docs/generator.md from the progress file so far
+ *                    (with --mock: the mock table from `.cache/openapi/mock-results.json`)
  *
  * Each outcome is appended to `.cache/openapi/progress[-served].jsonl` the moment it is known, so an interrupted
  * run (Ctrl-C, a machine needed elsewhere) loses nothing: `--resume` picks up where it stopped.
@@ -23,7 +25,11 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { parseArgs } from 'node:util';
-import { checkAgainstMock, type MockCheck } from './mock-check.js';
+import { compileSchema, type JsonSchema } from 'mcpengine/schema';
+import { loadDescription } from '../load/load.js';
+import { buildApiModel } from '../map/build.js';
+import type { ApiModel } from '../runtime/model.js';
+import { checkAgainstMock, mockArguments, type MockCheck } from './mock-check.js';
 import type { ServeOutcome } from './serve-check.js';
 import type { CorpusJob } from './worker.js';
 import { renderCorpusTable, renderMockTable, replaceSection } from './report.js';
@@ -46,6 +52,7 @@ const { values } = parseArgs({
     'no-docs': { type: 'boolean' },
     mock: { type: 'boolean' },
     api: { type: 'string', multiple: true },
+    arguments: { type: 'boolean' },
     resume: { type: 'boolean' },
     report: { type: 'boolean' },
   },
@@ -206,8 +213,8 @@ async function mockRun(): Promise<void> {
     : 0;
 }
 
-async function corpusRun(): Promise<void> {
-  const all = directoryDescriptions();
+/** The descriptions `--limit` and `--sample` choose (GitHub's and n8n's too, unless `--limit`). */
+function chooseDescriptions(all: readonly string[]): { label: string; path: string }[] {
   let chosen = all.map((rel) => ({ label: rel, path: directoryPath(rel) }));
   const limit = positive('--limit', values.limit, chosen.length);
   chosen = chosen.slice(0, limit);
@@ -226,6 +233,49 @@ async function corpusRun(): Promise<void> {
       path: join(ensurePackage('n8n'), 'package/dist/public-api/v1/openapi.yml'),
     });
   }
+  return chosen;
+}
+
+/**
+ * `--arguments`: the mock run's sample arguments for every tool of the chosen descriptions, checked against
+ * the tool's input schema with `mcpengine/schema` (no server, no Prism). Every invalid object is listed: a
+ * sampler bug, or a schema nothing satisfies (the description's).
+ */
+async function argumentsRun(): Promise<void> {
+  const chosen = chooseDescriptions(directoryDescriptions());
+  const started = Date.now();
+  let tools = 0;
+  let invalid = 0;
+  let refused = 0;
+  for (const { label, path } of chosen) {
+    let api: ApiModel;
+    try {
+      api = buildApiModel(await loadDescription(path), {}).api;
+    } catch {
+      refused++; // the corpus run reports why
+      continue;
+    }
+    for (const tool of api.tools) {
+      tools++;
+      const args = mockArguments(tool);
+      const result = compileSchema(tool.inputSchema as JsonSchema).validate(args);
+      if (result.valid) continue;
+      invalid++;
+      const issue = result.issues[0]!;
+      log(
+        `✗ ${label} ${tool.name}: ${issue.instancePath || '(root)'} ${issue.message} in ${JSON.stringify(args).slice(0, 300)}`,
+      );
+    }
+  }
+  log(
+    `corpus: ${chosen.length} descriptions (${refused} refused) in ${Math.round((Date.now() - started) / 1000)} s: ${tools} tools, ${tools - invalid} with arguments valid against their input schema, ${invalid} invalid`,
+  );
+  process.exitCode = invalid > 0 ? 1 : 0;
+}
+
+async function corpusRun(): Promise<void> {
+  const all = directoryDescriptions();
+  const chosen = chooseDescriptions(all);
   const concurrency =
     values.concurrency === undefined || values.concurrency === 'auto'
       ? 'auto'
@@ -381,6 +431,21 @@ if (values.api !== undefined && !values.mock) {
   log('corpus: --api selects APIs of the --mock run; add --mock');
   process.exit(2);
 }
-if (values.report) reportRun();
+/** `--mock --report`: the mock table of docs/generator.md again from `.cache/openapi/mock-results.json`. */
+function mockReportRun(): void {
+  const stored = join(CACHE_DIR, 'mock-results.json');
+  if (!existsSync(stored)) {
+    log(`corpus: no ${stored}: run npm run corpus:openapi -- --mock first`);
+    process.exit(2);
+  }
+  const table = renderMockTable(JSON.parse(readFileSync(stored, 'utf8')) as MockCheck[]);
+  log(table);
+  if (!values['no-docs'] && existsSync(DOC))
+    writeFileSync(DOC, replaceSection(readFileSync(DOC, 'utf8'), 'mock', table));
+}
+
+if (values.arguments) await argumentsRun();
+else if (values.report && values.mock) mockReportRun();
+else if (values.report) reportRun();
 else if (values.mock) await mockRun();
 else await corpusRun();

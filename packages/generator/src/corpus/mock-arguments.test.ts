@@ -103,20 +103,30 @@ describe('mock failures by cause', () => {
     const table = renderMockTable([
       {
         api: 'GitHub',
-        tools: 3,
-        called: 3,
+        tools: 4,
+        called: 4,
         failures: [
-          { tool: 'a', ok: false, detail: '{} → HTTP 404 Not Found from GET /a' },
+          {
+            tool: 'emojis_get',
+            ok: false,
+            detail: '{} → The answer from GET /emojis is larger than 100000 bytes and cannot be shortened',
+          },
+          { tool: 'meta_get', ok: false, detail: '{} → HTTP 404 Not Found from GET /meta' },
           { tool: 'b', ok: false, detail: `${SAMPLER_BUG}: /x must be integer` },
         ],
         violations: [],
         wireViolations: 0,
-        listedTools: 3,
+        listedTools: 4,
         ranAt: '2026-11-26T14:00:00.000Z',
         ms: 120_000,
       },
     ]);
-    expect(table).toContain('| GitHub | 3 | 1 / 3 | sampler 1, refused 1 | 0 | 0 | 2026-11-26, 2 min |');
-    expect(table).toContain('| GitHub | b | sampler |');
+    expect(table).toContain(
+      '| GitHub | 4 | 1 / 4 | sampler 1, refused 1, size 1 | 1 | 2 | 0 | 0 | 2026-11-26, 2 min |',
+    );
+    expect(table).toContain('| GitHub | b | sampler | not explained |');
+    expect(table).toContain('| GitHub | emojis_get | size | an object over the 100,000-byte cap');
+    // a known tool failing another way is not explained by its known limit
+    expect(table).toContain('| GitHub | meta_get | refused | not explained |');
   });
 });
