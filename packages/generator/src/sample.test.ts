@@ -40,6 +40,15 @@ describe('sample arguments', () => {
     expect(value).toBe('aaaaa');
     expect(sampleForPattern('^[a-z]{1,3}$', 5)).toBe('a'); // an impossible minLength: the pattern wins
     validSample({ type: 'string', pattern: '^[0-9a-f]*$', minLength: 40, maxLength: 40 });
+    // lookaheads only: a string with a bit of everything
+    validSample({
+      type: 'string',
+      pattern: '(?=^.{8,64}$)((?=.*\\d)(?=.*[A-Z])(?=.*[a-z])|(?=.*\\d)(?=.*[^A-Za-z0-9\\s])(?=.*[a-z]))',
+    });
+    // an unanchored end: anything may follow
+    expect(validSample({ type: 'string', pattern: '^arn:aws:gamesparks:', minLength: 20 })).toBe(
+      'arn:aws:gamesparks:a',
+    );
     // AWS's ARNs: the length comes from inside an optional group at the end
     validSample({
       type: 'string',

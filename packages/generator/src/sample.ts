@@ -278,8 +278,19 @@ export function sampleForPattern(pattern: string, minLength = 0, maxLength = Inf
   const parsed = new PatternParser(pattern).alternatives();
   if (parsed === undefined) return undefined;
   const fits = (s: string) => s.length >= minLength && s.length <= maxLength && regex.test(s);
-  const candidates = generate(parsed, minLength);
-  return candidates.find(fits) ?? generate(parsed, 0).find((s) => regex.test(s) && s.length <= maxLength);
+  const generated = generate(parsed, minLength);
+  // An unanchored pattern (AWS's `^arn:aws:gamesparks:` with minLength 20) matches with any text around it.
+  const padded = generated.flatMap((s) => {
+    const fill = 'a'.repeat(Math.max(0, minLength - s.length));
+    return fill === '' ? [] : [`${s}${fill}`, `${fill}${s}`];
+  });
+  // Lookaheads generate nothing here; a password-like rule (AWS Directory Service: 8–64 characters with a digit,
+  // an upper and a lower case letter, or a symbol) is met by a string that has a bit of everything.
+  const mixed = 'Sample-123'.padEnd(minLength, 'x');
+  return (
+    [...generated, ...padded, mixed].find(fits) ??
+    generate(parsed, 0).find((s) => regex.test(s) && s.length <= maxLength)
+  );
 }
 
 // --- Values ----------------------------------------------------------------------------------------------------
