@@ -247,7 +247,9 @@ async function argumentsRun(): Promise<void> {
   let tools = 0;
   let invalid = 0;
   let refused = 0;
-  for (const { label, path } of chosen) {
+  for (const [index, { label, path }] of chosen.entries()) {
+    if (index > 0 && index % 250 === 0)
+      log(`  ${index}/${chosen.length} descriptions, ${tools} tools so far`);
     let api: ApiModel;
     try {
       api = buildApiModel(await loadDescription(path), {}).api;
