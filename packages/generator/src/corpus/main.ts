@@ -10,8 +10,12 @@
  *                    four while the machine is idle)            --no-validate  map and serve only
  *   --memory MB      heap cap of each worker thread (default 4096)
  *   --no-docs        do not rewrite docs/generator.md             --mock       the Prism run (every tool)
+ *   --api NAME[,NAME] with --mock: only these APIs (twilio, searchconsole, stripe, github, slack, n8n; repeatable);
+ *                    their results replace the same APIs' in `.cache/openapi/mock-results.json`, the others stay
  *   --resume         keep the outcomes of an earlier, interrupted run of the same mode and only check the rest
+ *   --arguments      check only the mock run's sample arguments of every tool against its input schema
  *   --report         check nothing: write the table of docs/generator.md from the progress file so far
+ *                    (with --mock: the mock table from `.cache/openapi/mock-results.json`)
  *
  * Each outcome is appended to `.cache/openapi/progress[-served].jsonl` the moment it is known, so an interrupted
  * run (Ctrl-C, a machine needed elsewhere) loses nothing: `--resume` picks up where it stopped.
@@ -21,7 +25,11 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { parseArgs } from 'node:util';
-import { checkAgainstMock, type MockCheck } from './mock-check.js';
+import { compileSchema, type JsonSchema } from 'mcpengine/schema';
+import { loadDescription } from '../load/load.js';
+import { buildApiModel } from '../map/build.js';
+import type { ApiModel } from '../runtime/model.js';
+import { checkAgainstMock, mockArguments, type MockCheck } from './mock-check.js';
 import type { ServeOutcome } from './serve-check.js';
 import type { CorpusJob } from './worker.js';
 import { renderCorpusTable, renderMockTable, replaceSection } from './report.js';
@@ -43,6 +51,8 @@ const { values } = parseArgs({
     'no-validate': { type: 'boolean' },
     'no-docs': { type: 'boolean' },
     mock: { type: 'boolean' },
+    api: { type: 'string', multiple: true },
+    arguments: { type: 'boolean' },
     resume: { type: 'boolean' },
     report: { type: 'boolean' },
   },
@@ -134,18 +144,46 @@ class WorkerPool {
   }
 }
 
+const MOCK_APIS = [
+  ['Twilio API v2010', 'twilio'],
+  ['Google Search Console', 'searchconsole'],
+  ['Stripe', 'stripe'],
+  ['GitHub', 'github'],
+  ['Slack', 'slack'],
+  ['n8n', 'n8n'],
+] as const;
+
+/** The APIs `--api` names (all six without it); an unknown name ends the run with the list of known ones. */
+function mockApis(): (typeof MOCK_APIS)[number][] {
+  if (values.api === undefined) return [...MOCK_APIS];
+  const names = values.api.flatMap((value) => value.split(',')).map((name) => name.trim().toLowerCase());
+  const known: readonly string[] = MOCK_APIS.map(([, key]) => key);
+  const unknown = names.filter((name) => !known.includes(name));
+  if (unknown.length > 0 || names.length === 0) {
+    log(`corpus: --api: unknown API "${unknown[0] ?? ''}"; known: ${known.join(', ')}`);
+    process.exit(2);
+  }
+  return MOCK_APIS.filter(([, key]) => names.includes(key));
+}
+
 async function mockRun(): Promise<void> {
-  const apis = [
-    ['Twilio API v2010', 'twilio'],
-    ['Google Search Console', 'searchconsole'],
-    ['Stripe', 'stripe'],
-    ['GitHub', 'github'],
-    ['Slack', 'slack'],
-    ['n8n', 'n8n'],
-  ] as const;
+  const apis = mockApis();
+  const stored = join(CACHE_DIR, 'mock-results.json');
+  // A run of some APIs replaces theirs and keeps the others' last results (read again before each write, so
+  // that runs of different APIs side by side do not drop each other's), so the table covers all six.
+  const earlier = (): MockCheck[] => {
+    if (values.api === undefined || !existsSync(stored)) return [];
+    try {
+      return JSON.parse(readFileSync(stored, 'utf8')) as MockCheck[];
+    } catch {
+      log(`corpus: ${stored} is not readable JSON; its results are replaced`);
+      return [];
+    }
+  };
   const results: MockCheck[] = [];
   for (const [label, key] of apis) {
     log(`mock: ${label}…`);
+    const started = Date.now();
     const result = await checkAgainstMock(label, apiDescription(key), {
       count: 'all',
       ...(key === 'stripe' ? { refDepth: STRIPE_REF_DEPTH } : {}),
@@ -153,16 +191,21 @@ async function mockRun(): Promise<void> {
         if (done % 25 === 0 || done === total) log(`  ${done}/${total}`);
       },
     });
-    results.push(result);
+    results.push({ ...result, ranAt: new Date(started).toISOString(), ms: Date.now() - started });
     log(
       `mock: ${label}: ${result.called - result.failures.length}/${result.called} calls reached a 2xx, ${result.violations.length} request violations`,
     );
     for (const failure of result.failures.slice(0, 20))
       log(`  ✗ ${failure.tool}: ${failure.detail.slice(0, 300)}`);
+    // Written after each API, so an interrupted run keeps the APIs it finished.
+    const kept = earlier();
+    const merged = MOCK_APIS.map(
+      ([name]) => results.find((r) => r.api === name) ?? kept.find((r) => r.api === name),
+    ).filter((r): r is MockCheck => r !== undefined);
+    writeFileSync(stored, `${JSON.stringify(merged, null, 2)}\n`);
+    if (!values['no-docs'] && existsSync(DOC))
+      writeFileSync(DOC, replaceSection(readFileSync(DOC, 'utf8'), 'mock', renderMockTable(merged)));
   }
-  writeFileSync(join(CACHE_DIR, 'mock-results.json'), `${JSON.stringify(results, null, 2)}\n`);
-  if (!values['no-docs'] && existsSync(DOC))
-    writeFileSync(DOC, replaceSection(readFileSync(DOC, 'utf8'), 'mock', renderMockTable(results)));
   process.exitCode = results.some(
     (r) => r.failures.length > 0 || r.violations.length > 0 || r.wireViolations > 0,
   )
@@ -170,8 +213,8 @@ async function mockRun(): Promise<void> {
     : 0;
 }
 
-async function corpusRun(): Promise<void> {
-  const all = directoryDescriptions();
+/** The descriptions `--limit` and `--sample` choose (GitHub's and n8n's too, unless `--limit`). */
+function chooseDescriptions(all: readonly string[]): { label: string; path: string }[] {
   let chosen = all.map((rel) => ({ label: rel, path: directoryPath(rel) }));
   const limit = positive('--limit', values.limit, chosen.length);
   chosen = chosen.slice(0, limit);
@@ -190,6 +233,58 @@ async function corpusRun(): Promise<void> {
       path: join(ensurePackage('n8n'), 'package/dist/public-api/v1/openapi.yml'),
     });
   }
+  return chosen;
+}
+
+/**
+ * `--arguments`: the mock run's sample arguments for every tool of the chosen descriptions, checked against
+ * the tool's input schema with `mcpengine/schema` (no server, no Prism). Every invalid object is listed: a
+ * sampler bug, or a schema nothing satisfies (the description's).
+ */
+async function argumentsRun(): Promise<void> {
+  const chosen = chooseDescriptions(directoryDescriptions());
+  const started = Date.now();
+  let tools = 0;
+  let invalid = 0;
+  let refused = 0;
+  for (const [index, { label, path }] of chosen.entries()) {
+    if (index > 0 && index % 250 === 0)
+      log(`  ${index}/${chosen.length} descriptions, ${tools} tools so far`);
+    let api: ApiModel;
+    try {
+      api = buildApiModel(await loadDescription(path), {}).api;
+    } catch {
+      refused++; // the corpus run reports why
+      continue;
+    }
+    for (const tool of api.tools) {
+      tools++;
+      const args = mockArguments(tool);
+      let result;
+      try {
+        result = compileSchema(tool.inputSchema as JsonSchema).validate(args);
+      } catch (error) {
+        invalid++; // a mapping bug: every input schema must compile
+        log(`✗ ${label} ${tool.name}: the input schema does not compile: ${(error as Error).message}`);
+        continue;
+      }
+      if (result.valid) continue;
+      invalid++;
+      const issue = result.issues[0]!;
+      log(
+        `✗ ${label} ${tool.name}: ${issue.instancePath || '(root)'} ${issue.message} in ${JSON.stringify(args).slice(0, 300)}`,
+      );
+    }
+  }
+  log(
+    `corpus: ${chosen.length} descriptions (${refused} refused) in ${Math.round((Date.now() - started) / 1000)} s: ${tools} tools, ${tools - invalid} with arguments valid against their input schema, ${invalid} invalid`,
+  );
+  process.exitCode = invalid > 0 ? 1 : 0;
+}
+
+async function corpusRun(): Promise<void> {
+  const all = directoryDescriptions();
+  const chosen = chooseDescriptions(all);
   const concurrency =
     values.concurrency === undefined || values.concurrency === 'auto'
       ? 'auto'
@@ -341,6 +436,25 @@ function reportRun(): void {
     );
 }
 
-if (values.report) reportRun();
+if (values.api !== undefined && !values.mock) {
+  log('corpus: --api selects APIs of the --mock run; add --mock');
+  process.exit(2);
+}
+/** `--mock --report`: the mock table of docs/generator.md again from `.cache/openapi/mock-results.json`. */
+function mockReportRun(): void {
+  const stored = join(CACHE_DIR, 'mock-results.json');
+  if (!existsSync(stored)) {
+    log(`corpus: no ${stored}: run npm run corpus:openapi -- --mock first`);
+    process.exit(2);
+  }
+  const table = renderMockTable(JSON.parse(readFileSync(stored, 'utf8')) as MockCheck[]);
+  log(table);
+  if (!values['no-docs'] && existsSync(DOC))
+    writeFileSync(DOC, replaceSection(readFileSync(DOC, 'utf8'), 'mock', table));
+}
+
+if (values.arguments) await argumentsRun();
+else if (values.report && values.mock) mockReportRun();
+else if (values.report) reportRun();
 else if (values.mock) await mockRun();
 else await corpusRun();

@@ -14,6 +14,9 @@ import { createOpenApiServer } from '../serve/server.js';
 import { connect } from './client.js';
 import { startPrism, type PrismMock } from './prism.js';
 
+/** How a call whose sample arguments fail the tool's own input schema is reported (not called). */
+export const SAMPLER_BUG = 'sampler bug: the sample arguments do not validate against the input schema';
+
 export interface MockCallOutcome {
   readonly tool: string;
   readonly ok: boolean;
@@ -28,6 +31,9 @@ export interface MockCheck {
   readonly violations: readonly string[];
   readonly wireViolations: number;
   readonly listedTools: number;
+  /** When the run of this API started (ISO) and how long it took: set by `--mock`. */
+  readonly ranAt?: string;
+  readonly ms?: number;
 }
 
 /**
@@ -52,7 +58,33 @@ export function mockArguments(tool: OperationTool): Record<string, unknown> {
     if (schema === undefined || schema['type'] !== 'object') continue;
     args[arg] = fillObjects(schema, args[arg] ?? sampleValue(schema), 0);
   }
+  for (const param of tool.params) {
+    const schema = properties[param.arg];
+    if (typeof args[param.arg] !== 'number' || schema === undefined) continue;
+    const text = textVariant(schema);
+    if (text !== undefined) args[param.arg] = text;
+  }
   return args;
+}
+
+/**
+ * Prism 5.14 reads a parameter's text, coerces it and checks it against the description's `oneOf`: a number
+ * like `1` then matches both variants of `oneOf: [integer, string]` and is refused ("must match exactly one
+ * schema in oneOf"; GitHub's `workflow_id`, `pages_deployment_id`), although the API takes it. So such
+ * parameters get a non-numeric string of the string variant, when the tool's schema allows one.
+ */
+function textVariant(schema: Record<string, unknown>): string | undefined {
+  const variants = (schema['anyOf'] ?? schema['oneOf']) as Record<string, unknown>[] | undefined;
+  if (!Array.isArray(variants)) return undefined;
+  const numeric = variants.some((v) => v['type'] === 'integer' || v['type'] === 'number');
+  const string = variants.find((v) => v['type'] === 'string');
+  if (!numeric || string === undefined) return undefined;
+  const value = sampleValue(string);
+  return typeof value === 'string' &&
+    Number.isNaN(Number(value)) &&
+    compileSchema(schema as JsonSchema).is(value)
+    ? value
+    : undefined;
 }
 
 /** Fills every optional object property below a deepObject-encoded value (Prism's emptiness applies at every level). */
@@ -149,13 +181,18 @@ export async function callAgainstMock(
       let done = 0;
       for (const tool of chosen) {
         const args = mockArguments(tool);
+        // The sampler's output is checked before the call: an invalid one is our bug, never the API's or Prism's.
         const check = compileSchema(tool.inputSchema as JsonSchema).validate(args);
         if (!check.valid) {
           failures.push({
             tool: tool.name,
             ok: false,
-            detail: `sample arguments not schema-valid: ${check.issues[0]!.instancePath} ${check.issues[0]!.message}`,
+            detail: `${SAMPLER_BUG}: ${check.issues
+              .slice(0, 3)
+              .map((issue) => `${issue.instancePath || '(root)'} ${issue.message}`)
+              .join('; ')} in ${JSON.stringify(args).slice(0, 300)}`,
           });
+          options.onProgress?.(++done, chosen.length);
           continue;
         }
         const before = prism.violations.length;

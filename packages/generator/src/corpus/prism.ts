@@ -169,6 +169,36 @@ export function prismCopy(
   return path;
 }
 
+type Violation = { location?: unknown[]; message?: string; severity?: string };
+
+const TRUNCATED = 'Too many violations! ';
+
+/**
+ * The violations of an `sl-violations` header. Prism lists the request's first, then its own answer's, and cuts
+ * a list longer than 8 KB mid-JSON behind "Too many violations! " (GitHub's code-security repositories: dozens
+ * of required fields missing from Prism's generated answer); the entries still whole are read from the cut
+ * text, which shows every request violation unless those alone fill 8 KB. Anything unreadable counts as a
+ * request violation, to be looked at.
+ */
+export function parseViolations(header: string): Violation[] {
+  try {
+    return JSON.parse(header) as Violation[];
+  } catch {
+    if (!header.startsWith(TRUNCATED)) return [{ location: ['request'], message: header }];
+  }
+  const entries = [...header.matchAll(/\{"location":(\[[^\]]*\])[^{}]*?"message":("(?:[^"\\]|\\.)*")/g)].map(
+    ([, location, message]) => ({
+      location: JSON.parse(location!) as unknown[],
+      message: JSON.parse(message!) as string,
+    }),
+  );
+  const last = entries.at(-1);
+  // Cut while still among the request's violations: the rest is unknown, so the cut list counts as one.
+  if (entries.length === 0 || last!.location[0] === 'request')
+    return [...entries, { location: ['request'], message: `${header.slice(0, 300)}… (cut by Prism)` }];
+  return entries;
+}
+
 export async function startPrism(
   description: string,
   options: { refDepth?: number; paths?: readonly string[]; timeoutMs?: number } = {},
@@ -215,12 +245,7 @@ export async function startPrism(
     const response = await fetch(input, { ...init, headers });
     const header = response.headers.get('sl-violations');
     if (header !== null && header !== '[]') {
-      let found: { location?: unknown[]; message?: string; severity?: string }[] = [];
-      try {
-        found = JSON.parse(header) as typeof found;
-      } catch {
-        found = [{ location: ['request'], message: header }];
-      }
+      const found = parseViolations(header);
       const requestViolations = found.filter((v) => Array.isArray(v.location) && v.location[0] === 'request');
       if (requestViolations.length > 0)
         violations.push(

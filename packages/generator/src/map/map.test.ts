@@ -117,6 +117,43 @@ describe('schemas', () => {
     expect(() => compileSchema(out as JsonSchema)).not.toThrow();
   });
 
+  it('keeps required names an allOf part declares, and union variants beside additionalProperties: false', () => {
+    // shipengine's compare_bulk_rates body (the same shape as Jira's custom context variables)
+    const body = {
+      type: 'object',
+      additionalProperties: false,
+      allOf: [{ type: 'object', properties: { rate_options: { type: 'object' } } }],
+      oneOf: [
+        {
+          type: 'object',
+          properties: { shipment_ids: { type: 'array', items: { type: 'string' } } },
+          required: ['shipment_ids'],
+        },
+        {
+          type: 'object',
+          properties: { shipments: { type: 'array', items: { type: 'object' } } },
+          required: ['shipments'],
+        },
+      ],
+      required: ['rate_options'],
+    };
+    const out = input().convert(body) as Record<string, unknown>;
+    expect(out['required']).toEqual(['rate_options']);
+    expect(out['additionalProperties']).toBeUndefined();
+    // the variants can be met now (additionalProperties: false refused every property a variant declares)
+    const validator = compileSchema(out as JsonSchema);
+    expect(validator.is({ rate_options: {}, shipment_ids: ['se-1'] })).toBe(true);
+    expect(validator.is({ shipment_ids: ['se-1'] })).toBe(false);
+    // without variants of their own, additionalProperties: false stays
+    const closed = input().convert({
+      type: 'object',
+      additionalProperties: false,
+      properties: { a: { type: 'string' } },
+      anyOf: [{ required: ['a'] }],
+    }) as Record<string, unknown>;
+    expect(closed['additionalProperties']).toBe(false);
+  });
+
   it('cuts recursion and keeps OpenAPI 3.0 exclusive bounds as numbers', () => {
     const node: Record<string, unknown> = {
       type: 'object',

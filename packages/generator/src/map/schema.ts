@@ -175,18 +175,23 @@ export class SchemaConverter {
         ];
         if (required.length > 0) out['required'] = required;
       }
-    } else if (
-      Array.isArray(schema['required']) &&
-      io === 'input' &&
-      schema['required'].length > 0 &&
-      allOf === undefined
-    ) {
-      const required = schema['required'].filter((r): r is string => typeof r === 'string');
-      if (required.length > 0) out['required'] = required;
+    } else if (Array.isArray(schema['required']) && io === 'input' && schema['required'].length > 0) {
+      // Beside a merged `allOf`, the names its parts declare (shipengine's body requires the `rate_options` an
+      // allOf part declares); beside an unmerged one, as before, none.
+      const declared = isObject(out['properties']) ? out['properties'] : undefined;
+      const required =
+        allOf === undefined
+          ? schema['required'].filter((r): r is string => typeof r === 'string')
+          : declared === undefined
+            ? []
+            : schema['required'].filter((r): r is string => typeof r === 'string' && r in declared);
+      if (required.length > 0) out['required'] = mergeRequired(out['required'], required);
     }
     const additional = schema['additionalProperties'];
     if (additional === false) {
-      if (io === 'input') out['additionalProperties'] = false;
+      // Not when union variants declare properties of their own: `additionalProperties` sees only the
+      // properties beside it, so every variant would be refused (shipengine's `compare_bulk_rates` body).
+      if (io === 'input' && !variantsAddProperties(out)) out['additionalProperties'] = false;
     } else if (isObject(additional) && Object.keys(additional).length > 0) {
       out['additionalProperties'] = this.convert(additional, depth + 1);
     }
@@ -315,6 +320,24 @@ function mergeInto(base: JsonSchemaObject, extra: JsonSchemaObject): JsonSchemaO
   // `additionalProperties: false` from one part would reject the other parts' properties.
   if (out['additionalProperties'] === false && parts(extra, base)) delete out['additionalProperties'];
   return out;
+}
+
+function mergeRequired(existing: JsonValue | undefined, more: readonly string[]): string[] {
+  return [...new Set([...(Array.isArray(existing) ? (existing as string[]) : []), ...more])];
+}
+
+/** Whether an `anyOf` beside the object's properties declares properties those do not. */
+function variantsAddProperties(schema: JsonSchemaObject): boolean {
+  const own = isObject(schema['properties']) ? schema['properties'] : {};
+  return (
+    Array.isArray(schema['anyOf']) &&
+    schema['anyOf'].some(
+      (variant) =>
+        isObject(variant) &&
+        isObject(variant['properties']) &&
+        Object.keys(variant['properties']).some((name) => !(name in own)),
+    )
+  );
 }
 
 function parts(a: JsonSchemaObject, b: JsonSchemaObject): boolean {
