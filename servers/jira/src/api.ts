@@ -218,5 +218,5 @@ export const api: Omit<ApiModel, 'tools'> = {
       }
     }
   ],
-  "tokensPerByte": 0.2254
+  "tokensPerByte": 0.2253
 };

@@ -1665,7 +1665,6 @@ export const tools: readonly OperationTool[] = [
                 "description": "Defaults for a Forge collection of users custom field."
               }
             ],
-            "additionalProperties": false,
             "description": "the \"type\" property selects the variant"
           }
         }

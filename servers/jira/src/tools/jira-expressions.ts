@@ -248,7 +248,6 @@ export const tools: readonly OperationTool[] = [
                 "required": [
                   "type"
                 ],
-                "additionalProperties": false,
                 "description": "the \"type\" property selects the variant"
               },
               "description": "Custom context variables and their types. These variable types are available for use in a custom context: * `user`: A [user](https://developer.atlassian.com/cloud/jira/platform/jira-expressions-type-reference#user) specified as an Atlassian account ID. * `issue`: An…"
