@@ -6,21 +6,12 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCenter, type RunningCenter } from './start.js';
-import { launchChromium } from './test/browser.js';
+import { chromiumForFile } from './test/browser.js';
 import { createFixtureFleet, EVERYTHING_MAIN, type FixtureFleet } from './test/fixture-fleet.js';
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-}, 90_000);
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = chromiumForFile();
 
 describe('dashboard in headless Chromium', () => {
   let fleet: FixtureFleet;
@@ -44,7 +35,7 @@ describe('dashboard in headless Chromium', () => {
   });
 
   it('runs the pipeline from the page and shows live progress, verdicts and evidence', async () => {
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(center.url);
@@ -86,7 +77,7 @@ describe('dashboard in headless Chromium', () => {
   }, 90_000);
 
   it('shows no data to a page without the token', async () => {
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     await page.goto(center.url.replace(/\?token=.*/, ''));
     await page.getByRole('heading', { name: 'Error' }).waitFor();
     expect(await page.locator('main').innerText()).toMatch(/token/);
@@ -151,7 +142,7 @@ describe('MCP Apps previews on the server page, through the inspector host', () 
   });
 
   it('lists the view, renders it in the sandbox fed with a recorded result, and enforces visibility', async () => {
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     try {

@@ -7,24 +7,15 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STAGES } from './stages.js';
 import { startCenter, type RunningCenter } from './start.js';
-import { launchChromium } from './test/browser.js';
+import { chromiumForFile } from './test/browser.js';
 import { EVERYTHING_MAIN } from './test/fixture-fleet.js';
 
 const ENGINE = resolve(fileURLToPath(new URL('../../mcpengine/dist', import.meta.url)));
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-}, 90_000);
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = chromiumForFile();
 
 describe('cancel and resume from the run page', () => {
   let root: string;
@@ -131,7 +122,7 @@ describe('cancel and resume from the run page', () => {
   });
 
   it('cancels a run with the button, resumes it with the button, and loses or repeats no stage', async () => {
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     try {
@@ -234,7 +225,7 @@ describe('an App preview ends with its tab', () => {
   });
 
   it('closes the preview and its server process once the tab is closed', async () => {
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     await page.goto(`${center.url}#/server/everything`);
     const views = page.locator('#app-views');
     await views.waitFor({ timeout: 30_000 });

@@ -3,6 +3,7 @@
  * playwright-core, with nothing that reaches the network on its own.
  */
 import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -21,4 +22,19 @@ export function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/** One Chromium for the test file that calls this (launched before its tests, closed after): the getter. */
+export function chromiumForFile(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 90_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (browser === undefined) throw new Error('Chromium is not running (the file beforeAll failed)');
+    return browser;
+  };
 }

@@ -38,6 +38,8 @@ afterAll(async () => {
 
 async function openConnected(backend: RunningBackend): Promise<Page> {
   const page = await browser.newPage({ acceptDownloads: true });
+  // An action that cannot happen fails with the locator it waited for, not with the test's timeout.
+  page.setDefaultTimeout(15_000);
   await page.goto(backend.url);
   // The backend keeps one session for all its pages: connect only when no earlier page did.
   const connect = page.getByRole('button', { name: 'Connect', exact: true });
