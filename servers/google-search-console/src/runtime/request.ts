@@ -13,6 +13,14 @@ export interface BuiltRequest {
   readonly method: string;
   readonly headers: Record<string, string>;
   readonly body?: string | FormData | Uint8Array;
+  /**
+   * What the runtime added from configuration (security schemes, `--header`): header names and query pairs.
+   * A redirect to another origin strips them, so secrets reach only the host the user configured.
+   */
+  readonly configured?: {
+    readonly headers: readonly string[];
+    readonly query: readonly (readonly [string, string])[];
+  };
 }
 
 /** Arguments that cannot be sent (a header with a line break, a path segment `..`): a tool error. */
@@ -291,5 +299,15 @@ export async function buildRequest(
       if (encoded.contentType !== undefined) headers['content-type'] = encoded.contentType;
     }
   }
-  return { url, method: tool.method.toUpperCase(), headers, ...(body === undefined ? {} : { body }) };
+  const configured = {
+    headers: [...Object.keys(extraHeaders), ...Object.keys(auth.headers)],
+    query: auth.query,
+  };
+  return {
+    url,
+    method: tool.method.toUpperCase(),
+    headers,
+    ...(body === undefined ? {} : { body }),
+    configured,
+  };
 }

@@ -2,7 +2,8 @@
 /**
  * One API call with a deadline per attempt, retries with exponential backoff and full jitter on 408, 429, 5xx
  * and network errors (idempotent methods only unless configured), honouring `Retry-After`, and a bounded read of
- * the answer.
+ * the answer. Redirects are followed by hand (at most `MAX_REDIRECTS`) so that no configured credential reaches
+ * another origin: fetch's own following drops only `Authorization` and `Cookie`.
  */
 import type { ResolvedOptions } from './config.js';
 import type { BuiltRequest } from './request.js';
@@ -54,6 +55,123 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** Redirects followed per attempt; one more is a tool error naming the chain. */
+export const MAX_REDIRECTS = 5;
+const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
+/** Always stripped on a change of origin, whatever set them (fetch drops the first three too). */
+const ORIGIN_BOUND_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'cookie2'];
+/** Headers that describe a body, dropped with it when a redirect turns the request into a GET. */
+const BODY_HEADERS = [
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'content-language',
+  'content-location',
+];
+
+function where(url: URL): string {
+  // Origin and path only: a query string may hold a credential.
+  return `${url.origin}${url.pathname}`;
+}
+
+function withoutHeaders(headers: Readonly<Record<string, string>>, names: readonly string[]) {
+  const drop = new Set(names.map((name) => name.toLowerCase()));
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !drop.has(name.toLowerCase())));
+}
+
+/**
+ * The request a redirect (`status` with `location`) asks for, following fetch's rules (301/302 turn a POST into a
+ * GET, 303 anything but GET/HEAD; 307/308 keep method and body), except that on a change of origin (scheme, host
+ * or port) every credential the runtime added from configuration is stripped, not only `Authorization`. A
+ * redirect from https to http, to another scheme, or to a URL with user info is refused (CallFailure).
+ */
+export function redirectTarget(request: BuiltRequest, status: number, location: string): BuiltRequest {
+  let url: URL;
+  try {
+    url = new URL(location, request.url);
+  } catch {
+    throw new CallFailure(
+      `${request.method} ${where(request.url)} redirected to an invalid URL: ${JSON.stringify(location.slice(0, 200))}`,
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new CallFailure(
+      `${request.method} ${where(request.url)} redirected to a ${url.protocol} URL; refused`,
+    );
+  if (request.url.protocol === 'https:' && url.protocol === 'http:')
+    throw new CallFailure(
+      `${request.method} ${where(request.url)} redirected from https to http (${where(url)}); refused`,
+    );
+  if (url.username !== '' || url.password !== '')
+    throw new CallFailure(
+      `${request.method} ${where(request.url)} redirected to a URL with user info; refused`,
+    );
+  let { method, headers, body } = request;
+  if (
+    ((status === 301 || status === 302) && method === 'POST') ||
+    (status === 303 && method !== 'GET' && method !== 'HEAD')
+  ) {
+    method = 'GET';
+    body = undefined;
+    headers = withoutHeaders(headers, BODY_HEADERS);
+  }
+  let configured = request.configured;
+  if (url.origin !== request.url.origin) {
+    headers = withoutHeaders(headers, [...ORIGIN_BOUND_HEADERS, ...(configured?.headers ?? [])]);
+    // The Location may repeat the query credential (an API echoing its own URL): no value of one goes on.
+    const secrets = new Set((configured?.query ?? []).map(([, value]) => value));
+    const pairs = [...url.searchParams];
+    const kept = pairs.filter(([, value]) => !secrets.has(value));
+    if (kept.length < pairs.length) url.search = new URLSearchParams(kept).toString();
+    // Gone for good: a later hop back to the first origin does not get them again (as fetch does).
+    configured = { headers: [], query: [] };
+  } else {
+    // Same origin, the host the user configured: a Location without the query credential gets it back, as
+    // headers are kept.
+    for (const [key, value] of configured?.query ?? [])
+      if (!url.searchParams.has(key)) url.searchParams.append(key, value);
+  }
+  return {
+    url,
+    method,
+    headers,
+    ...(body === undefined ? {} : { body }),
+    ...(configured === undefined ? {} : { configured }),
+  };
+}
+
+/** One attempt: the request and the redirects it leads to, the final response unread. */
+async function follow(
+  request: BuiltRequest,
+  options: ResolvedOptions,
+  signal: AbortSignal,
+): Promise<Response> {
+  let current = request;
+  const chain = [request.url.href];
+  for (let hop = 0; ; hop++) {
+    const response = await options.fetch(current.url, {
+      method: current.method,
+      headers: current.headers,
+      ...(current.body === undefined ? {} : { body: current.body }),
+      redirect: 'manual',
+      signal,
+    });
+    const location = response.headers.get('location');
+    // A 3xx without Location is an answer, as with fetch.
+    if (!REDIRECT_STATUS.has(response.status) || location === null) return response;
+    await response.body?.cancel().catch(() => undefined);
+    const next = redirectTarget(current, response.status, location);
+    chain.push(next.url.href);
+    if (hop >= MAX_REDIRECTS) {
+      const loop =
+        new Set(chain).size < chain.length ? 'a redirect loop' : `more than ${MAX_REDIRECTS} redirects`;
+      const hops = chain.map((href) => where(new URL(href))).join(' → ');
+      throw new CallFailure(`${request.method} ${where(request.url)} failed: ${loop}: ${hops}`);
+    }
+    current = next;
+  }
+}
+
 export async function readBounded(
   response: Response,
   limit: number,
@@ -97,13 +215,7 @@ export async function send(
     const combined = AbortSignal.any([signal, deadline]);
     let wait: number | undefined;
     try {
-      const response = await options.fetch(request.url, {
-        method: request.method,
-        headers: request.headers,
-        ...(request.body === undefined ? {} : { body: request.body }),
-        redirect: 'follow',
-        signal: combined,
-      });
+      const response = await follow(request, options, combined);
       if (RETRIED_STATUS.has(response.status) && attempt < retries) {
         const asked = retryAfterMs(response.headers.get('retry-after'));
         await response.body?.cancel().catch(() => undefined);
@@ -114,6 +226,8 @@ export async function send(
       } else return await finish(response, options, attempt + 1);
     } catch (error) {
       if (signal.aborted) throw new CallFailure('cancelled');
+      // A refused redirect is the API's answer, not a network error: retrying would get the same one.
+      if (error instanceof CallFailure) throw error;
       const reason = deadline.aborted
         ? `no answer within ${Math.round(options.timeoutMs / 1000)} s`
         : `${(error as Error).message}${(error as { cause?: Error }).cause ? ` (${(error as { cause: Error }).cause.message})` : ''}`;
