@@ -308,7 +308,20 @@ export const methodNotFoundProbe: Probe = {
   eras: ['legacy', 'modern'],
   checks: [METHOD_NOT_FOUND, REQUEST_NAMED_NOTIFICATION, RECOVERS],
   async run(ctx) {
-    const unknown = await ctx.rpc('validator/no-such-method', {});
+    // On this lane's own connection: the shared one belongs to the shared lane, whose tool calls may flood or
+    // kill the process while this request is in flight (a finding of theirs, not of the unknown method).
+    const channel = await readyChannel(ctx);
+    const method = 'validator/no-such-method';
+    let unknown: CallResult;
+    if (channel === undefined) unknown = await ctx.rpc(method, {});
+    else if (ctx.era === 'modern') unknown = await ctx.modern(channel, method, {});
+    else {
+      unknown = await channel.call(
+        { jsonrpc: '2.0', id: channel.nextId(), method, params: {} },
+        { timeoutMs: ctx.settings.requestTimeoutMs },
+      );
+      ctx.schema.response(unknown, method);
+    }
     const judgement = isError(unknown, -32601);
     const sameRequestId =
       unknown.response === undefined || sameId(unknown.response['id'], unknown.sent['id']);
@@ -322,7 +335,6 @@ export const methodNotFoundProbe: Probe = {
       [callEvidence(unknown, 'an unknown method')],
     );
 
-    const channel = await readyChannel(ctx);
     if (channel === undefined)
       return ctx.notRun(REQUEST_NAMED_NOTIFICATION, 'initialize failed on a fresh connection');
     const message: JsonObject =
